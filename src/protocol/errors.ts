@@ -1,0 +1,195 @@
+// The WardenError family. Every failure Warden reports is one of these, with a stable string `code` that
+// applications can match on (messages may be reworded; codes may not). Bad options are plain TypeErrors,
+// thrown at once, and are not part of this family.
+
+const BRAND = Symbol.for('warden.error');
+
+export type WardenErrorCode =
+  | 'SPAWN_FAILED'
+  | 'PROCESS_EXITED'
+  | 'TRANSPORT_CLOSED'
+  | 'CONTROL_CHANNEL_CLOSED'
+  | 'FRAME_TOO_LARGE'
+  | 'PROTOCOL_ERROR'
+  | 'CONTROL_REQUEST_FAILED'
+  | 'REQUEST_TIMEOUT'
+  | 'ABORTED'
+  | 'CLI_NOT_FOUND'
+  | 'CALLBACK_FAILED'
+  | 'ERROR_RESULT'
+  | 'INPUT_CLOSED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'VALIDATION';
+
+export class WardenError extends Error {
+  readonly code: WardenErrorCode;
+
+  constructor(code: WardenErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** Works across realms and duplicate copies of the package, where `instanceof` does not. */
+  static isWardenError(value: unknown): value is WardenError {
+    return typeof value === 'object' && value !== null && BRAND in value;
+  }
+}
+
+/** The CLI could not be started: missing binary, not executable, no PATH, bad cwd. */
+export class SpawnError extends WardenError {
+  readonly errno: string | undefined;
+  readonly command: string;
+  readonly hint: string | undefined;
+
+  constructor(command: string, errno: string | undefined, hint?: string, options?: { cause?: unknown }) {
+    const detail = errno === undefined ? '' : ` (${errno})`;
+    super('SPAWN_FAILED', `Failed to spawn ${command}${detail}${hint === undefined ? '' : `: ${hint}`}`, options);
+    this.command = command;
+    this.errno = errno;
+    this.hint = hint;
+  }
+}
+
+/** The CLI exited unsuccessfully (non-zero code or a signal). Wording follows the official SDK. */
+export class ProcessExitError extends WardenError {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderrTail: string;
+
+  constructor(exitCode: number | null, signal: NodeJS.Signals | null, stderrTail: string, detail?: string) {
+    const head =
+      signal !== null
+        ? `Claude Code process terminated by signal ${signal}`
+        : `Claude Code process exited with code ${String(exitCode)}`;
+    const tail = stderrTail.trim();
+    const extra = [detail, tail === '' ? undefined : `stderr: ${lastLines(tail, 20)}`].filter(Boolean);
+    super('PROCESS_EXITED', extra.length === 0 ? head : `${head}\n${extra.join('\n')}`);
+    this.exitCode = exitCode;
+    this.signal = signal;
+    this.stderrTail = stderrTail;
+  }
+}
+
+/** A write or read on a transport that is already closed. */
+export class TransportClosedError extends WardenError {
+  constructor(message = 'Transport is closed', options?: { cause?: unknown }) {
+    super('TRANSPORT_CLOSED', message, options);
+  }
+}
+
+/** The control channel closed while a request was pending or a reply was still owed. */
+export class ControlChannelClosedError extends WardenError {
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('CONTROL_CHANNEL_CLOSED', `Query closed before response received: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
+/** A single line from the CLI exceeded the configured maximum frame size. */
+export class FrameTooLargeError extends WardenError {
+  readonly limit: number;
+  readonly size: number;
+
+  constructor(limit: number, size: number) {
+    super(
+      'FRAME_TOO_LARGE',
+      `A line from the CLI exceeded the maximum frame size: at least ${size} bytes, limit ${limit} bytes (raise maxFrameBytes)`,
+    );
+    this.limit = limit;
+    this.size = size;
+  }
+}
+
+/** The CLI sent something that violates the protocol (a frame we must act on failed validation). */
+export class ProtocolError extends WardenError {
+  readonly excerpt: string | undefined;
+
+  constructor(message: string, excerpt?: string, options?: { cause?: unknown }) {
+    super('PROTOCOL_ERROR', excerpt === undefined ? message : `${message}: ${excerpt}`, options);
+    this.excerpt = excerpt;
+  }
+}
+
+/** The CLI answered one of our control requests with an error. */
+export class ControlRequestError extends WardenError {
+  readonly subtype: string;
+
+  constructor(subtype: string, message: string) {
+    super('CONTROL_REQUEST_FAILED', `Control request ${subtype} failed: ${message}`);
+    this.subtype = subtype;
+  }
+}
+
+export class RequestTimeoutError extends WardenError {
+  readonly subtype: string;
+  readonly timeoutMs: number;
+
+  constructor(subtype: string, timeoutMs: number) {
+    super('REQUEST_TIMEOUT', `Control request ${subtype} timed out after ${timeoutMs} ms`);
+    this.subtype = subtype;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller aborted (AbortController or close()). */
+export class AbortError extends WardenError {
+  constructor(message = 'The operation was aborted', options?: { cause?: unknown }) {
+    super('ABORTED', message, options);
+  }
+}
+
+/** A caller's callback (canUseTool, a hook, an MCP tool) threw or returned something unusable. */
+export class CallbackError extends WardenError {
+  readonly callback: string;
+
+  constructor(callback: string, message: string, options?: { cause?: unknown }) {
+    super('CALLBACK_FAILED', message, options);
+    this.callback = callback;
+  }
+}
+
+/** The CLI ended a turn with an error result and then exited unsuccessfully. Wording follows the official SDK. */
+export class ErrorResultError extends WardenError {
+  readonly errors: string[];
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderrTail: string;
+
+  constructor(errors: string[], exit: ProcessExitError) {
+    super('ERROR_RESULT', `Claude Code returned an error result: ${errors.filter(Boolean).join('; ')}`, {
+      cause: exit,
+    });
+    this.errors = errors;
+    this.exitCode = exit.exitCode;
+    this.signal = exit.signal;
+    this.stderrTail = exit.stderrTail;
+  }
+}
+
+/** Input to the CLI was closed while something could still have needed it (an opt-in ceiling fired). */
+export class InputClosedError extends WardenError {
+  constructor(message: string) {
+    super('INPUT_CLOSED', message);
+  }
+}
+
+export class CliNotFoundError extends WardenError {
+  constructor(message: string) {
+    super('CLI_NOT_FOUND', message);
+  }
+}
+
+function lastLines(text: string, count: number): string {
+  const lines = text.split('\n');
+  return lines.slice(Math.max(0, lines.length - count)).join('\n');
+}
+
+/** Turns anything thrown into an Error, keeping Errors as they are. */
+export function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
