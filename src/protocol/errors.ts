@@ -46,7 +46,11 @@ export class SpawnError extends WardenError {
 
   constructor(command: string, errno: string | undefined, hint?: string, options?: { cause?: unknown }) {
     const detail = errno === undefined ? '' : ` (${errno})`;
-    super('SPAWN_FAILED', `Failed to spawn ${command}${detail}${hint === undefined ? '' : `: ${hint}`}`, options);
+    super(
+      'SPAWN_FAILED',
+      `Failed to spawn ${command}${detail}${hint === undefined ? '' : `: ${hint}`}`,
+      options,
+    );
     this.command = command;
     this.errno = errno;
     this.hint = hint;
@@ -118,10 +122,13 @@ export class ProtocolError extends WardenError {
 /** The CLI answered one of our control requests with an error. */
 export class ControlRequestError extends WardenError {
   readonly subtype: string;
+  /** The CLI's snake_case `error_code`, when it sent one (e.g. `unsupported_request`). */
+  readonly errorCode: string | undefined;
 
-  constructor(subtype: string, message: string) {
+  constructor(subtype: string, message: string, errorCode?: string) {
     super('CONTROL_REQUEST_FAILED', `Control request ${subtype} failed: ${message}`);
     this.subtype = subtype;
+    this.errorCode = errorCode;
   }
 }
 
