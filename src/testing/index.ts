@@ -1,0 +1,26 @@
+// warden/testing: drive the real Claude Code CLI offline with a scripted Messages API, and test a host
+// against a fake CLI with fault modes. See docs/testing.md.
+export { startMockModel } from './mock-model.js';
+export type { MockModel, MockModelOptions } from './mock-model.js';
+export type {
+  MockScript,
+  Reply,
+  ReplyBlock,
+  RequestContext,
+  RequestKind,
+  RequestRecord,
+  SideKind,
+  StopReason,
+  TextBlock,
+  ToolResultSummary,
+  ToolUseBlock,
+} from './mock-model-types.js';
+export { DEFAULT_TEXT } from './default-reply.js';
+export { scenario, ScenarioBuilder } from './scenario.js';
+export type { Awaitable, BackgroundAgentSpec, StepOptions, TextSource, ToolCall } from './scenario.js';
+export { createScratch, offlineClaudeEnv, OFFLINE_API_KEY } from './offline-env.js';
+export type { OfflineEnvOptions, Scratch } from './offline-env.js';
+export { FAKE_CLI_MODES, fakeCliArgs, fakeCliPath } from './fake-cli.js';
+export type { FakeCliMode } from './fake-cli.js';
+export { pinnedClaudePath, platformPackageNames, resolveClaudeExecutable } from '../session/resolve-cli.js';
+export type { ResolveClaudeOptions } from '../session/resolve-cli.js';
