@@ -1,0 +1,186 @@
+// The options of query(), with the official Agent SDK's names and meanings, plus the few that Warden adds
+// (marked "Warden:"). docs/compatibility.md lists what differs and why.
+import type { WardenError } from '../protocol/errors.js';
+import type { PermissionMode, PermissionResult, PermissionUpdate } from '../protocol/control.js';
+import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
+
+export type CanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: {
+    signal: AbortSignal;
+    suggestions?: PermissionUpdate[];
+    blockedPath?: string;
+    decisionReason?: string;
+    title?: string;
+    displayName?: string;
+    description?: string;
+    toolUseID: string;
+    agentID?: string;
+    requestId: string;
+    mcpServer?: { name: string; source: string };
+  },
+) => Promise<PermissionResult>;
+
+export type HookEvent =
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'PostToolUseFailure'
+  | 'Notification'
+  | 'UserPromptSubmit'
+  | 'SessionStart'
+  | 'SessionEnd'
+  | 'Stop'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'PreCompact'
+  | 'PermissionRequest'
+  | (string & {});
+
+export type HookInput = Record<string, unknown> & { hook_event_name: string };
+export type HookJSONOutput = Record<string, unknown>;
+export type HookCallback = (
+  input: HookInput,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookJSONOutput>;
+export interface HookCallbackMatcher {
+  matcher?: string;
+  hooks: HookCallback[];
+  /** Timeout in seconds for all hooks in this matcher. */
+  timeout?: number;
+}
+
+export interface McpStdioServerConfig {
+  type?: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+export interface McpSSEServerConfig {
+  type: 'sse';
+  url: string;
+  headers?: Record<string, string>;
+}
+export interface McpHttpServerConfig {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+}
+export type McpServerConfig =
+  McpStdioServerConfig | McpSSEServerConfig | McpHttpServerConfig | McpSdkServerConfigWithInstance;
+
+export interface AgentDefinition {
+  description: string;
+  prompt: string;
+  tools?: string[];
+  disallowedTools?: string[];
+  model?: string;
+  [key: string]: unknown;
+}
+
+export type SettingSource = 'user' | 'project' | 'local';
+
+export type SystemPromptOption =
+  | string
+  | string[]
+  | { type: 'preset'; preset: 'claude_code'; append?: string; excludeDynamicSections?: boolean };
+
+export interface Options {
+  abortController?: AbortController;
+  additionalDirectories?: string[];
+  agents?: Record<string, AgentDefinition>;
+  allowedTools?: string[];
+  allowDangerouslySkipPermissions?: boolean;
+  canUseTool?: CanUseTool;
+  continue?: boolean;
+  cwd?: string;
+  disallowedTools?: string[];
+  /** Replaces the CLI's environment entirely (as in the official SDK). Defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  executableArgs?: string[];
+  extraArgs?: Record<string, string | null>;
+  fallbackModel?: string;
+  forkSession?: boolean;
+  hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  includePartialMessages?: boolean;
+  maxBudgetUsd?: number;
+  maxTurns?: number;
+  mcpServers?: Record<string, McpServerConfig>;
+  model?: string;
+  pathToClaudeCodeExecutable?: string;
+  permissionMode?: PermissionMode;
+  permissionPromptToolName?: string;
+  resume?: string;
+  sessionId?: string;
+  settingSources?: SettingSource[];
+  stderr?: (data: string) => void;
+  systemPrompt?: SystemPromptOption;
+  tools?: string[] | { type: 'preset'; preset: 'claude_code' };
+  /** Warden: the largest line accepted from the CLI, in bytes (default 64 MiB). */
+  maxFrameBytes?: number;
+  /**
+   * Warden: an opt-in ceiling on how long stdin is kept open after the last `result` while something may
+   * still ask (a background subagent, an in-flight request). Off by default: Warden waits as long as the
+   * CLI can still ask. When it fires, a `system/warden_input_closed` message says so and why.
+   */
+  maxInputWaitMs?: number;
+  /**
+   * Warden: problems that are not fatal to the query but must not pass silently — a callback that threw,
+   * a reply that could not be delivered, a line that was not JSON. Defaults to process.emitWarning.
+   */
+  onWarning?: (warning: WardenError) => void;
+  /** Warden: how many messages may wait for a slow consumer before the CLI's stdout is paused (default 256). */
+  maxBufferedMessages?: number;
+}
+
+const FUNCTION_OPTIONS = ['canUseTool', 'stderr', 'onWarning'] as const;
+const STRING_ARRAY_OPTIONS = [
+  'additionalDirectories',
+  'allowedTools',
+  'disallowedTools',
+  'executableArgs',
+] as const;
+const POSITIVE_NUMBER_OPTIONS = [
+  'maxBudgetUsd',
+  'maxFrameBytes',
+  'maxInputWaitMs',
+  'maxBufferedMessages',
+] as const;
+
+/** Throws TypeError at once for options that cannot work, as the official SDK does for its own checks. */
+export function validateOptions(options: Options): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  for (const key of FUNCTION_OPTIONS) {
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      throw new TypeError(`options.${key} must be a function`);
+  }
+  for (const key of STRING_ARRAY_OPTIONS) {
+    const value = options[key];
+    if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string')))
+      throw new TypeError(`options.${key} must be an array of strings`);
+  }
+  for (const key of POSITIVE_NUMBER_OPTIONS) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'number' || !(value > 0)))
+      throw new TypeError(`options.${key} must be a positive number`);
+  }
+  if (options.canUseTool !== undefined && options.permissionPromptToolName !== undefined)
+    throw new TypeError('canUseTool and permissionPromptToolName cannot be used together');
+  if (options.fallbackModel !== undefined && options.fallbackModel === options.model)
+    throw new TypeError('fallbackModel cannot be the same as model');
+  if (options.maxTurns !== undefined && (!Number.isInteger(options.maxTurns) || options.maxTurns < 0))
+    throw new TypeError('options.maxTurns must be a non-negative integer');
+  if (
+    options.sessionId !== undefined &&
+    (options.resume !== undefined || options.continue) &&
+    !options.forkSession
+  )
+    throw new TypeError(
+      'options.sessionId can be combined with resume or continue only when forkSession is set',
+    );
+  if (options.env !== undefined && (typeof options.env !== 'object' || options.env === null))
+    throw new TypeError('options.env must be an object');
+  if (options.abortController !== undefined && !(options.abortController instanceof AbortController))
+    throw new TypeError('options.abortController must be an AbortController');
+}

@@ -1,0 +1,122 @@
+// can_use_tool → the caller's canUseTool → a reply the CLI accepts. Whatever the callback does (throws,
+// returns garbage), the CLI gets a valid answer and the caller hears about the problem.
+import { CallbackError, toError } from '../protocol/errors.js';
+import type { WardenError } from '../protocol/errors.js';
+import type { PermissionUpdate } from '../protocol/control.js';
+import type { CanUseTool } from './options.js';
+
+type Request = Record<string, unknown>;
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Builds the callback's third argument, leaving absent fields out (exactOptionalPropertyTypes). */
+function callbackContext(
+  request: Request,
+  requestId: string,
+  signal: AbortSignal,
+): Parameters<CanUseTool>[2] {
+  const context: Parameters<CanUseTool>[2] = {
+    signal,
+    toolUseID: optionalString(request.tool_use_id) ?? '',
+    requestId,
+  };
+  if (Array.isArray(request.permission_suggestions))
+    context.suggestions = request.permission_suggestions as PermissionUpdate[];
+  const strings = {
+    blockedPath: request.blocked_path,
+    decisionReason: request.decision_reason,
+    title: request.title,
+    displayName: request.display_name,
+    description: request.description,
+    agentID: request.agent_id,
+  };
+  for (const [key, value] of Object.entries(strings)) {
+    const text = optionalString(value);
+    if (text !== undefined) (context as Record<string, unknown>)[key] = text;
+  }
+  if (typeof request.mcp_server === 'object' && request.mcp_server !== null)
+    context.mcpServer = request.mcp_server as { name: string; source: string };
+  return context;
+}
+
+/** Turns whatever the callback returned into a reply the CLI validates (see protocol docs). */
+export function toPermissionReply(
+  result: unknown,
+  input: Record<string, unknown>,
+  toolUseID: string,
+): { reply: Record<string, unknown>; problem?: string } {
+  if (typeof result !== 'object' || result === null) {
+    return {
+      reply: denyReply('canUseTool returned no result; denied', toolUseID),
+      problem: 'returned no object',
+    };
+  }
+  const decision = result as Record<string, unknown>;
+  if (decision.behavior === 'allow') {
+    const reply: Record<string, unknown> = {
+      behavior: 'allow',
+      // Older CLIs require updatedInput on allow; the input unchanged is always valid.
+      updatedInput: isRecord(decision.updatedInput) ? decision.updatedInput : input,
+      toolUseID,
+    };
+    if (Array.isArray(decision.updatedPermissions)) reply.updatedPermissions = decision.updatedPermissions;
+    if (typeof decision.decisionClassification === 'string')
+      reply.decisionClassification = decision.decisionClassification;
+    return { reply };
+  }
+  if (decision.behavior === 'deny') {
+    const message =
+      typeof decision.message === 'string' && decision.message !== '' ? decision.message : 'Denied';
+    const reply = denyReply(message, toolUseID);
+    if (decision.interrupt === true) reply.interrupt = true;
+    if (typeof decision.decisionClassification === 'string')
+      reply.decisionClassification = decision.decisionClassification;
+    return { reply };
+  }
+  return {
+    reply: denyReply(
+      `canUseTool returned an invalid behavior ${JSON.stringify(decision.behavior)}; denied`,
+      toolUseID,
+    ),
+    problem: `returned behavior ${JSON.stringify(decision.behavior)}`,
+  };
+}
+
+function denyReply(message: string, toolUseID: string): Record<string, unknown> {
+  return { behavior: 'deny', message, toolUseID };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function createPermissionHandler(
+  canUseTool: CanUseTool,
+  warn: (warning: WardenError) => void,
+): (request: Request, ctx: { requestId: string; signal: AbortSignal }) => Promise<Record<string, unknown>> {
+  return async (request, { requestId, signal }) => {
+    const toolName = optionalString(request.tool_name) ?? '';
+    const input = isRecord(request.input) ? request.input : {};
+    const toolUseID = optionalString(request.tool_use_id) ?? '';
+    let result: unknown;
+    try {
+      result = await canUseTool(toolName, input, callbackContext(request, requestId, signal));
+    } catch (error) {
+      const cause = toError(error);
+      warn(
+        new CallbackError(
+          'canUseTool',
+          `canUseTool threw for ${toolName}; the call was denied: ${cause.message}`,
+          { cause },
+        ),
+      );
+      return denyReply(`Permission callback failed: ${cause.message}`, toolUseID);
+    }
+    const { reply, problem } = toPermissionReply(result, input, toolUseID);
+    if (problem !== undefined)
+      warn(new CallbackError('canUseTool', `canUseTool ${problem} for ${toolName}; the call was denied`));
+    return reply;
+  };
+}

@@ -1,0 +1,356 @@
+// query(): one CLI process, driven over stream-json, shaped like the official Agent SDK's Query.
+//
+// Three loops meet here: the reader (frames from the CLI → control channel or the caller's queue), the
+// writer of the caller's input, and the input lifecycle that decides when stdin may close. Every way
+// out (the CLI exits, close(), abort, a spawn failure) goes through #finish, once.
+import { ControlChannel } from '../control/control-channel.js';
+import {
+  AbortError,
+  ControlChannelClosedError,
+  ErrorResultError,
+  InputClosedError,
+  ProcessExitError,
+  WardenError,
+  toError,
+} from '../protocol/errors.js';
+import type { PermissionMode } from '../protocol/control.js';
+import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
+import type { ChildTransport } from '../transport/child-transport.js';
+import { HookRegistry } from './hook-registry.js';
+import { buildInitializeRequest, userMessage } from './initialize-request.js';
+import { InputLifecycle } from './input-lifecycle.js';
+import { McpBridge } from './mcp-bridge.js';
+import { MessageQueue } from './message-queue.js';
+import { validateOptions, type Options } from './options.js';
+import { createPermissionHandler } from './permission-handler.js';
+import { sdkMcpServersOf, spawnCli } from './spawn-cli.js';
+
+export type Prompt = string | AsyncIterable<SDKUserMessage>;
+
+interface Live {
+  transport: ChildTransport;
+  channel: ControlChannel;
+}
+
+const DEFAULT_BUFFERED_MESSAGES = 256;
+
+export function query({ prompt, options = {} }: { prompt: Prompt; options?: Options }): Query {
+  if (
+    typeof prompt !== 'string' &&
+    (typeof prompt !== 'object' || prompt === null || !(Symbol.asyncIterator in prompt))
+  )
+    throw new TypeError('prompt must be a string or an AsyncIterable of user messages');
+  validateOptions(options);
+  return new Query(prompt, options);
+}
+
+export class Query implements AsyncGenerator<SDKMessage, void> {
+  readonly #options: Options;
+  readonly #queue: MessageQueue<SDKMessage>;
+  readonly #lifecycle = new InputLifecycle();
+  readonly #hooks: HookRegistry;
+  readonly #mcp: McpBridge;
+  readonly #live: Promise<Live>;
+  #initialize: Promise<Record<string, unknown>> | undefined;
+  /** Set once the CLI is running; the synchronous paths (lifecycle, finish) read it. */
+  #settledLive: Live | undefined;
+  #lastResult: Record<string, unknown> | undefined;
+  #inputEnded = false;
+  #finished = false;
+  #closing = false;
+  #recheckTimer: NodeJS.Timeout | undefined;
+  #ceilingTimer: NodeJS.Timeout | undefined;
+  readonly #onAbort = (): void => this.#abort();
+
+  constructor(prompt: Prompt, options: Options) {
+    this.#options = options;
+    this.#queue = new MessageQueue(options.maxBufferedMessages ?? DEFAULT_BUFFERED_MESSAGES);
+    this.#hooks = new HookRegistry(options.hooks);
+    this.#mcp = new McpBridge({
+      servers: sdkMcpServersOf(options.mcpServers),
+      sendToCli: async (serverName, message) => {
+        const { channel } = await this.#live;
+        await channel.request('mcp_message', { server_name: serverName, message });
+      },
+    });
+    this.#lifecycle.inputOpened();
+    this.#live = this.#start();
+    this.#live.then(
+      () => this.#writePrompt(prompt),
+      (error: unknown) => this.#finish(toError(error)),
+    );
+    const signal = options.abortController?.signal;
+    if (signal?.aborted) queueMicrotask(this.#onAbort);
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  async #start(): Promise<Live> {
+    await this.#mcp.start();
+    const transport = await spawnCli(this.#options, (warning) => this.#warn(warning));
+    const channel = new ControlChannel({
+      write: (frame) => transport.send(frame),
+      onError: (error) => this.#warn(error),
+      onActivity: () => this.#maybeEndInput(),
+    });
+    this.#registerHandlers(channel);
+    const live = { transport, channel };
+    this.#settledLive = live;
+    if (this.#finished) {
+      await transport.close();
+      return live;
+    }
+    // initialize is always the first line the CLI reads; the prompt follows without waiting for the reply.
+    this.#initialize = channel.request(
+      'initialize',
+      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
+    );
+    this.#initialize.catch(() => undefined);
+    void this.#read(live);
+    return live;
+  }
+
+  #registerHandlers(channel: ControlChannel): void {
+    const { canUseTool } = this.#options;
+    channel.handle(
+      'can_use_tool',
+      canUseTool === undefined
+        ? () => Promise.reject(new Error('canUseTool callback is not provided.'))
+        : createPermissionHandler(canUseTool, (warning) => this.#warn(warning)),
+    );
+    channel.handle('hook_callback', this.#hooks.handle);
+    channel.handle('mcp_message', (request, ctx) => this.#mcp.handle(request, ctx.signal));
+    // Without a handler the official SDK declines elicitations; so do we.
+    channel.handle('elicitation', () => Promise.resolve({ action: 'decline' }));
+  }
+
+  async #read({ transport, channel }: Live): Promise<void> {
+    try {
+      for await (const frame of transport.frames()) {
+        if (channel.receive(frame)) continue;
+        if (frame.type === 'keep_alive') continue;
+        this.#lifecycle.observe(frame);
+        if (frame.type === 'result') this.#onResult(frame);
+        this.#maybeEndInput();
+        // State frames the CLI marks as ours are consumed, as the official SDK does.
+        if (
+          frame.type === 'system' &&
+          frame.subtype === 'session_state_changed' &&
+          frame.sdk_host_only === true
+        )
+          continue;
+        await this.#queue.push(frame as SDKMessage);
+      }
+      this.#finish(undefined);
+    } catch (error) {
+      this.#finish(this.#describeFailure(toError(error)));
+    }
+  }
+
+  #onResult(frame: Record<string, unknown>): void {
+    this.#lastResult = frame;
+    const ceiling = this.#options.maxInputWaitMs;
+    if (ceiling === undefined) return;
+    clearTimeout(this.#ceilingTimer);
+    this.#ceilingTimer = setTimeout(() => this.#ceilingReached(ceiling), ceiling).unref();
+  }
+
+  /** The CLI's own error text beats a bare exit code, as in the official SDK. */
+  #describeFailure(error: Error): Error {
+    const result = this.#lastResult;
+    if (!(error instanceof ProcessExitError) || result?.is_error !== true) return error;
+    const errors = Array.isArray(result.errors)
+      ? result.errors.map((e) => String(e))
+      : [typeof result.result === 'string' ? result.result : 'unknown error'];
+    return new ErrorResultError(errors, error);
+  }
+
+  async #writePrompt(prompt: Prompt): Promise<void> {
+    try {
+      if (typeof prompt === 'string') await this.#writeUserMessage(userMessage(prompt));
+      else await this.#pipeInput(prompt);
+    } catch (error) {
+      if (!this.#closing && !this.#finished) this.#warn(toWardenError(error, 'writing the prompt failed'));
+    } finally {
+      this.#lifecycle.inputClosed();
+      this.#maybeEndInput();
+    }
+  }
+
+  async #pipeInput(input: AsyncIterable<SDKUserMessage>): Promise<void> {
+    for await (const message of input) {
+      if (this.#closing || this.#finished) break;
+      await this.#writeUserMessage(message);
+    }
+  }
+
+  async #writeUserMessage(message: Record<string, unknown>): Promise<void> {
+    const { transport } = await this.#live;
+    if (message.type === 'user') this.#lifecycle.userMessageWritten();
+    await transport.send(message);
+  }
+
+  #maybeEndInput(): void {
+    if (this.#inputEnded || this.#finished) return;
+    const live = this.#settledLive;
+    if (live === undefined) return;
+    const inFlight = live.channel.inFlightInbound + live.channel.pendingOutbound;
+    const { reasons, recheckAt } = this.#lifecycle.openReasons(inFlight);
+    clearTimeout(this.#recheckTimer);
+    if (reasons.length === 0) return this.#endInput(live);
+    if (recheckAt !== undefined)
+      this.#recheckTimer = setTimeout(
+        () => this.#maybeEndInput(),
+        Math.max(0, recheckAt - Date.now()),
+      ).unref();
+  }
+
+  #endInput(live: Live): void {
+    this.#inputEnded = true;
+    clearTimeout(this.#ceilingTimer);
+    clearTimeout(this.#recheckTimer);
+    live.transport.endInput();
+  }
+
+  #ceilingReached(ceiling: number): void {
+    const live = this.#settledLive;
+    if (this.#inputEnded || this.#finished || live === undefined) return;
+    const inFlight = live.channel.inFlightInbound + live.channel.pendingOutbound;
+    const { reasons } = this.#lifecycle.openReasons(inFlight);
+    if (reasons.includes('the caller input is open')) return;
+    const message = `Input to the CLI closed after maxInputWaitMs (${ceiling} ms) although ${reasons.join(', ')}`;
+    this.#warn(new InputClosedError(message));
+    void this.#queue.push({
+      type: 'system',
+      subtype: 'warden_input_closed',
+      reason: 'max_input_wait',
+      open_reasons: reasons,
+      message,
+    } as unknown as SDKMessage);
+    this.#endInput(live);
+  }
+
+  #warn(warning: WardenError): void {
+    if (this.#options.onWarning !== undefined) this.#options.onWarning(warning);
+    else process.emitWarning(warning);
+  }
+
+  #abort(): void {
+    this.#shutdown(new AbortError('Claude Code process aborted by user'));
+  }
+
+  /** Ends everything at once: the caller asked for it (close, return, abort). */
+  #shutdown(error: Error | undefined): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    if (error === undefined) this.#queue.discard();
+    this.#finish(error);
+  }
+
+  #finish(error: Error | undefined): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#ceilingTimer);
+    clearTimeout(this.#recheckTimer);
+    this.#options.abortController?.signal.removeEventListener('abort', this.#onAbort);
+    const cause =
+      error instanceof WardenError
+        ? error
+        : new ControlChannelClosedError('the CLI exited', { cause: error });
+    const live = this.#settledLive;
+    live?.channel.dispose(this.#closing ? new ControlChannelClosedError('the query was closed') : cause);
+    void this.#mcp.close();
+    void live?.transport.close();
+    this.#queue.end(error);
+  }
+
+  // --- AsyncGenerator ---
+
+  next(): Promise<IteratorResult<SDKMessage, void>> {
+    return this.#queue.next();
+  }
+
+  return(): Promise<IteratorResult<SDKMessage, void>> {
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(error: unknown): Promise<IteratorResult<SDKMessage, void>> {
+    this.close();
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  // --- Control methods (official names) ---
+
+  /** Closes the query at once: the CLI is stopped and iteration ends. */
+  close(): void {
+    this.#shutdown(undefined);
+  }
+
+  async interrupt(): Promise<Record<string, unknown> | undefined> {
+    const response = await this.#request('interrupt');
+    return Array.isArray(response.still_queued) ? response : undefined;
+  }
+
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.#request('set_permission_mode', { mode });
+  }
+
+  async setModel(model?: string): Promise<void> {
+    await this.#request('set_model', model === undefined ? {} : { model });
+  }
+
+  async stopTask(taskId: string): Promise<void> {
+    await this.#request('stop_task', { task_id: taskId });
+  }
+
+  async mcpServerStatus(): Promise<unknown[]> {
+    const response = await this.#request('mcp_status');
+    return Array.isArray(response.mcpServers) ? (response.mcpServers as unknown[]) : [];
+  }
+
+  async initializationResult(): Promise<Record<string, unknown>> {
+    await this.#live;
+    if (this.#initialize === undefined) throw new ControlChannelClosedError('the query was closed');
+    return this.#initialize;
+  }
+
+  async supportedCommands(): Promise<unknown[]> {
+    const init = await this.initializationResult();
+    return Array.isArray(init.commands) ? (init.commands as unknown[]) : [];
+  }
+
+  async supportedModels(): Promise<unknown[]> {
+    const init = await this.initializationResult();
+    return Array.isArray(init.models) ? (init.models as unknown[]) : [];
+  }
+
+  async accountInfo(): Promise<unknown> {
+    return (await this.initializationResult()).account;
+  }
+
+  /** Writes more user messages; stdin stays open until this input ends too. */
+  async streamInput(input: AsyncIterable<SDKUserMessage>): Promise<void> {
+    this.#lifecycle.inputOpened();
+    try {
+      await this.#pipeInput(input);
+    } finally {
+      this.#lifecycle.inputClosed();
+      this.#maybeEndInput();
+    }
+  }
+
+  async #request(subtype: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.#finished) throw new ControlChannelClosedError('the query has ended');
+    const { channel } = await this.#live;
+    return channel.request(subtype, body);
+  }
+}
+
+function toWardenError(error: unknown, context: string): WardenError {
+  if (error instanceof WardenError) return error;
+  return new ControlChannelClosedError(context, { cause: error });
+}
