@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ControlChannel } from '../../src/control/control-channel.js';
-import type { ControlChannelOptions, InboundHandler } from '../../src/control/control-channel.js';
+import type { InboundHandler } from '../../src/control/control-channel.js';
 import {
   AbortError,
   CallbackError,
@@ -12,19 +12,8 @@ import {
   TransportClosedError,
 } from '../../src/protocol/errors.js';
 import type { WardenError } from '../../src/protocol/errors.js';
-import { FrameRecorder, deferred, drainCallbacks } from './helpers/frame-recorder.js';
+import { FrameRecorder, deferred, drainCallbacks, setupChannel as setup } from './helpers/frame-recorder.js';
 import type { Frame } from './helpers/frame-recorder.js';
-
-function setup(options: Partial<ControlChannelOptions> = {}) {
-  const recorder = new FrameRecorder();
-  const errors: WardenError[] = [];
-  const channel = new ControlChannel({
-    write: recorder.write,
-    onError: (error) => errors.push(error),
-    ...options,
-  });
-  return { recorder, errors, channel };
-}
 
 // As the CLI sent it in transcripts/S1.jsonl.
 const canUseTool = {

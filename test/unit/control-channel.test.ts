@@ -14,19 +14,8 @@ import {
   TransportClosedError,
 } from '../../src/protocol/errors.js';
 import type { WardenError } from '../../src/protocol/errors.js';
-import { FrameRecorder, drainCallbacks } from './helpers/frame-recorder.js';
+import { FrameRecorder, drainCallbacks, setupChannel as setup } from './helpers/frame-recorder.js';
 import type { Frame } from './helpers/frame-recorder.js';
-
-function setup(options: Partial<ControlChannelOptions> = {}) {
-  const recorder = new FrameRecorder();
-  const errors: WardenError[] = [];
-  const channel = new ControlChannel({
-    write: recorder.write,
-    onError: (error) => errors.push(error),
-    ...options,
-  });
-  return { recorder, errors, channel };
-}
 
 function success(requestId: string, response?: Frame, extra: Frame = {}): Frame {
   const body: Frame = { subtype: 'success', request_id: requestId, ...extra };

@@ -1,6 +1,7 @@
 // An in-memory `write` for a ControlChannel: records every frame, lets a test await a frame by content,
 // and can be told to fail. Waiting is on the write itself, never on time.
-import { TransportClosedError } from '../../../src/protocol/errors.js';
+import { ControlChannel, type ControlChannelOptions } from '../../../src/control/control-channel.js';
+import { TransportClosedError, type WardenError } from '../../../src/protocol/errors.js';
 
 // Wire frames are loosely typed on purpose: tests reach into whatever was written.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -78,4 +79,16 @@ export function deferred<T>(): Deferred<T> {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/** A channel writing into a FrameRecorder, with onError collected. */
+export function setupChannel(options: Partial<ControlChannelOptions> = {}) {
+  const recorder = new FrameRecorder();
+  const errors: WardenError[] = [];
+  const channel = new ControlChannel({
+    write: recorder.write,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  return { recorder, errors, channel };
 }
