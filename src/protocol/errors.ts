@@ -20,7 +20,8 @@ export type WardenErrorCode =
   | 'INPUT_CLOSED'
   | 'NOT_FOUND'
   | 'CONFLICT'
-  | 'VALIDATION';
+  | 'VALIDATION'
+  | 'STORE_FAILED';
 
 export class WardenError extends Error {
   readonly code: WardenErrorCode;
@@ -69,8 +70,9 @@ export class ProcessExitError extends WardenError {
         ? `Claude Code process terminated by signal ${signal}`
         : `Claude Code process exited with code ${String(exitCode)}`;
     const tail = stderrTail.trim();
-    const extra = [detail, tail === '' ? undefined : `stderr: ${lastLines(tail, 20)}`].filter(Boolean);
-    super('PROCESS_EXITED', extra.length === 0 ? head : `${head}\n${extra.join('\n')}`);
+    // "<head>. stderr: <tail>" exactly as the official SDK words it: applications match on it.
+    const withStderr = tail === '' ? head : `${head}. stderr: ${lastLines(tail, 20)}`;
+    super('PROCESS_EXITED', detail === undefined ? withStderr : `${withStderr}\n${detail}`);
     this.exitCode = exitCode;
     this.signal = signal;
     this.stderrTail = stderrTail;
@@ -188,6 +190,43 @@ export class InputClosedError extends WardenError {
 export class CliNotFoundError extends WardenError {
   constructor(message: string) {
     super('CLI_NOT_FOUND', message);
+  }
+}
+
+/** A thing looked up by id does not exist: a session transcript, a message in it. */
+export class NotFoundError extends WardenError {
+  readonly resource: string;
+  readonly id: string;
+
+  constructor(resource: string, id: string, message: string) {
+    super('NOT_FOUND', message);
+    this.resource = resource;
+    this.id = id;
+  }
+}
+
+/** The request is valid but the state does not allow it: a decision on a settled approval, a closed supervisor. */
+export class ConflictError extends WardenError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFLICT', message, options);
+  }
+}
+
+/** The caller passed something malformed: an invalid mode, an empty message, a bad rule. */
+export class ValidationError extends WardenError {
+  /** The offending field, when there is one (e.g. `mode`, `rules.allow[0]`). */
+  readonly field: string | undefined;
+
+  constructor(message: string, field?: string) {
+    super('VALIDATION', message);
+    this.field = field;
+  }
+}
+
+/** The store could not be opened or written: a database from a newer Warden, a failed migration, I/O. */
+export class StoreError extends WardenError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('STORE_FAILED', message, options);
   }
 }
 

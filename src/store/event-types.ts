@@ -1,0 +1,174 @@
+// The event vocabulary: everything that happens to a thread is one of these, appended to the log. The
+// projections (threads, runs, subagents, approvals) are a fold over them (projector.ts), so a UI can rebuild
+// any view, and the conversation, from the log alone.
+import type {
+  ApprovalDecision,
+  RunResult,
+  RunStatus,
+  SubagentStatus,
+  ThreadMode,
+  ThreadRules,
+} from './records.js';
+
+/** One content block of an assistant message, as recorded. */
+export type AssistantBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; text: string };
+
+/** Which permission check failed when a request was refused without asking anyone. */
+export type RejectCondition =
+  'stale_process' | 'thread_stopping' | 'aborted' | 'subagent_not_running' | 'no_owner';
+
+export interface EventDataMap {
+  'thread.created': { cwd: string; mode: ThreadMode; model: string | null; rules: ThreadRules };
+  'thread.mode_changed': { mode: ThreadMode; previous: ThreadMode };
+  /** A CLI process was started; `resume` is the session id it continues, if any. */
+  'session.started': { generation: number; resume: string | null };
+  'session.initialized': {
+    generation: number;
+    sessionId: string;
+    model: string | null;
+    cliVersion: string | null;
+  };
+  'session.stopping': { generation: number; reason: string };
+  'session.ended': { generation: number; reason: string; error: string | null };
+  'run.created': {
+    runId: string;
+    status: 'queued' | 'running';
+    trigger: string;
+    prompt: string | null;
+    userMessageId: string | null;
+    generation: number;
+  };
+  'run.started': { runId: string };
+  'run.ended': {
+    runId: string;
+    status: Extract<RunStatus, 'completed' | 'failed' | 'interrupted'>;
+    reason: string | null;
+    result: RunResult | null;
+    origin: Record<string, unknown> | null;
+  };
+  'run.released': { runId: string };
+  /** The CLI retries an API call; transient progress, shown, never a state change. */
+  'run.api_retry': {
+    runId: string | null;
+    attempt: number | null;
+    maxRetries: number | null;
+    errorStatus: number | null;
+    error: string | null;
+  };
+  'message.user': { runId: string; uuid: string; text: string };
+  'message.assistant': {
+    runId: string;
+    agentId: string | null;
+    parentToolUseId: string | null;
+    messageId: string | null;
+    blocks: AssistantBlock[];
+  };
+  'tool.result': {
+    runId: string;
+    agentId: string | null;
+    toolUseId: string;
+    isError: boolean;
+    text: string;
+    truncated: boolean;
+  };
+  'subagent.started': {
+    subagentId: string;
+    runId: string;
+    toolUseId: string | null;
+    description: string | null;
+    taskType: string | null;
+    generation: number;
+  };
+  'subagent.ended': {
+    subagentId: string;
+    status: Exclude<SubagentStatus, 'running'>;
+    summary: string | null;
+    reason: string | null;
+  };
+  /** The policy (mode or a rule) answered a permission request by itself: no approval was made. */
+  'permission.decided': {
+    runId: string;
+    subagentId: string | null;
+    toolName: string;
+    input: Record<string, unknown>;
+    toolUseId: string;
+    behavior: 'allow' | 'deny';
+    source: 'mode' | 'rule';
+    rule: string | null;
+    reason: string;
+  };
+  /** A permission request that could not be honoured; the CLI got a deny saying why. */
+  'permission.rejected': {
+    runId: string | null;
+    subagentId: string | null;
+    toolName: string;
+    toolUseId: string;
+    generation: number;
+    condition: RejectCondition;
+    message: string;
+  };
+  'approval.requested': {
+    approvalId: string;
+    runId: string;
+    subagentId: string | null;
+    toolName: string;
+    input: Record<string, unknown>;
+    toolUseId: string;
+    requestId: string;
+    suggestions: unknown[];
+    blockedPath: string | null;
+    decisionReason: string | null;
+    generation: number;
+  };
+  'approval.decided': { approvalId: string } & ApprovalDecision;
+  'approval.cancelled': { approvalId: string; reason: string };
+  'approval.expired': { approvalId: string; reason: string };
+}
+
+export type EventType = keyof EventDataMap;
+
+/** An event before it is stored: the store assigns the sequence numbers and the time. */
+export type EventDraft = { [K in EventType]: { type: K; data: EventDataMap[K] } }[EventType];
+
+/**
+ * A stored event. `seq` is global and contiguous (use it with `events({since})`); `threadSeq` counts the
+ * thread's own events from 1 without gaps.
+ */
+export type StoredEvent = {
+  [K in EventType]: {
+    seq: number;
+    threadId: string;
+    threadSeq: number;
+    type: K;
+    at: string;
+    data: EventDataMap[K];
+  };
+}[EventType];
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'thread.created',
+  'thread.mode_changed',
+  'session.started',
+  'session.initialized',
+  'session.stopping',
+  'session.ended',
+  'run.created',
+  'run.started',
+  'run.ended',
+  'run.released',
+  'run.api_retry',
+  'message.user',
+  'message.assistant',
+  'tool.result',
+  'subagent.started',
+  'subagent.ended',
+  'permission.decided',
+  'permission.rejected',
+  'approval.requested',
+  'approval.decided',
+  'approval.cancelled',
+  'approval.expired',
+];

@@ -1,0 +1,132 @@
+// Schema migrations, numbered by SQLite's `user_version`. Each runs in its own transaction together with
+// the version bump, so a failed migration leaves the database exactly as it was. Append new migrations;
+// never edit one that has shipped.
+import type BetterSqlite3 from 'better-sqlite3';
+
+import { StoreError } from '../protocol/errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'event log and projections of threads, runs, subagents and approvals',
+    sql: `
+      CREATE TABLE threads (
+        id TEXT PRIMARY KEY,
+        cwd TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        model TEXT,
+        rules TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_id TEXT,
+        generation INTEGER NOT NULL DEFAULT 0,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads(id),
+        thread_seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (thread_id, thread_seq)
+      ) STRICT;
+
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads(id),
+        status TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        origin TEXT,
+        prompt TEXT,
+        user_message_id TEXT,
+        generation INTEGER NOT NULL,
+        result TEXT,
+        reason TEXT,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        ended_at TEXT,
+        released_at TEXT
+      ) STRICT;
+      CREATE INDEX runs_by_thread ON runs(thread_id);
+
+      CREATE TABLE subagents (
+        id TEXT PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads(id),
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        tool_use_id TEXT,
+        description TEXT,
+        task_type TEXT,
+        status TEXT NOT NULL,
+        summary TEXT,
+        reason TEXT,
+        generation INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT
+      ) STRICT;
+      CREATE INDEX subagents_by_thread ON subagents(thread_id);
+
+      CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads(id),
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        subagent_id TEXT,
+        tool_name TEXT NOT NULL,
+        input TEXT NOT NULL,
+        tool_use_id TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        suggestions TEXT NOT NULL,
+        blocked_path TEXT,
+        decision_reason TEXT,
+        generation INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        decision TEXT,
+        reason TEXT,
+        created_at TEXT NOT NULL,
+        settled_at TEXT
+      ) STRICT;
+      CREATE INDEX approvals_by_status ON approvals(status);
+      CREATE INDEX approvals_by_thread ON approvals(thread_id);
+    `,
+  },
+];
+
+export function schemaVersion(db: BetterSqlite3.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database to the latest version. Refuses a database written by a newer Warden (it would
+ * misread the data) with a StoreError; a migration that fails is rolled back and reported the same way.
+ */
+export function migrate(db: BetterSqlite3.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const latest = migrations.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > latest)
+    throw new StoreError(
+      `The database has schema version ${current}; this Warden knows versions up to ${latest}. Use a newer Warden.`,
+    );
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        // PRAGMA takes no bound parameters; the version is a number from our own list.
+        db.pragma(`user_version = ${Math.trunc(migration.version)}`);
+      })();
+    } catch (error) {
+      throw new StoreError(`Migration ${migration.version} (${migration.description}) failed`, {
+        cause: error,
+      });
+    }
+  }
+  return schemaVersion(db);
+}

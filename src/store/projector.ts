@@ -1,0 +1,250 @@
+// Folds one event into the projection tables. It also guards the state machines: an event that does not
+// fit (a decision on an approval that is no longer pending, a second end for a run) throws, and the
+// transaction it runs in writes nothing. Replaying the whole log through it rebuilds the projections.
+import type BetterSqlite3 from 'better-sqlite3';
+
+import { ConflictError, NotFoundError } from '../protocol/errors.js';
+import type { EventDraft } from './event-types.js';
+
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
+
+function json(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function notFound(resource: string, id: string): NotFoundError {
+  return new NotFoundError(resource, id, `Unknown ${resource} ${JSON.stringify(id)}`);
+}
+
+export class Projector {
+  readonly #db: BetterSqlite3.Database;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#db = db;
+  }
+
+  /** Applies `event` (already validated by its type) for `threadId` at time `at`. */
+  apply(threadId: string, at: string, event: EventDraft): void {
+    if (
+      event.type !== 'thread.created' &&
+      this.#get('SELECT 1 FROM threads WHERE id = ?', threadId) === undefined
+    )
+      throw notFound('thread', threadId);
+    switch (event.type) {
+      case 'thread.created': {
+        if (this.#get('SELECT 1 FROM threads WHERE id = ?', threadId) !== undefined)
+          throw new ConflictError(`Thread ${threadId} already exists`);
+        const { cwd, mode, model, rules } = event.data;
+        this.#run(
+          `INSERT INTO threads (id, cwd, mode, model, rules, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, 'idle', ?, ?)`,
+          threadId,
+          cwd,
+          mode,
+          model,
+          JSON.stringify(rules),
+          at,
+          at,
+        );
+        return;
+      }
+      case 'thread.mode_changed':
+        return this.#touchThread(threadId, at, 'mode = ?', event.data.mode);
+      case 'session.started':
+        return this.#touchThread(threadId, at, "status = 'live', generation = ?", event.data.generation);
+      case 'session.initialized':
+        return this.#touchThread(threadId, at, 'session_id = ?', event.data.sessionId);
+      case 'session.stopping':
+        return this.#touchThread(threadId, at, "status = 'stopping'");
+      case 'session.ended':
+        return this.#touchThread(threadId, at, "status = 'idle'");
+      case 'run.created': {
+        const { runId, status, trigger, prompt, userMessageId, generation } = event.data;
+        this.#run(
+          `INSERT INTO runs (id, thread_id, status, trigger, prompt, user_message_id, generation, created_at, started_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          runId,
+          threadId,
+          status,
+          trigger,
+          prompt,
+          userMessageId,
+          generation,
+          at,
+          status === 'running' ? at : null,
+        );
+        return;
+      }
+      case 'run.started':
+        return this.#transition(
+          'runs',
+          'run',
+          event.data.runId,
+          "status = 'queued'",
+          "status = 'running', started_at = ?",
+          at,
+        );
+      case 'run.ended': {
+        const { runId, status, reason, result, origin } = event.data;
+        const trigger = typeof origin?.kind === 'string' ? origin.kind : null;
+        return this.#transition(
+          'runs',
+          'run',
+          runId,
+          "status IN ('queued', 'running')",
+          `status = ?, reason = ?, result = ?, origin = coalesce(?, origin),
+           trigger = CASE WHEN trigger = 'cli' AND ? IS NOT NULL THEN ? ELSE trigger END,
+           started_at = coalesce(started_at, ?), ended_at = ?`,
+          status,
+          reason,
+          json(result),
+          json(origin),
+          trigger,
+          trigger,
+          at,
+          at,
+        );
+      }
+      case 'run.released':
+        return this.#transition(
+          'runs',
+          'run',
+          event.data.runId,
+          "released_at IS NULL AND status IN ('completed', 'failed', 'interrupted')",
+          'released_at = ?',
+          at,
+        );
+      case 'subagent.started': {
+        const { subagentId, runId, toolUseId, description, taskType, generation } = event.data;
+        if (this.#get('SELECT 1 FROM subagents WHERE id = ?', subagentId) !== undefined)
+          throw new ConflictError(`Subagent ${subagentId} already exists`);
+        this.#run(
+          `INSERT INTO subagents (id, thread_id, run_id, tool_use_id, description, task_type, status, generation, started_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+          subagentId,
+          threadId,
+          runId,
+          toolUseId,
+          description,
+          taskType,
+          generation,
+          at,
+        );
+        return;
+      }
+      case 'subagent.ended': {
+        const { subagentId, status, summary, reason } = event.data;
+        return this.#transition(
+          'subagents',
+          'subagent',
+          subagentId,
+          "status = 'running'",
+          'status = ?, summary = ?, reason = ?, ended_at = ?',
+          status,
+          summary,
+          reason,
+          at,
+        );
+      }
+      case 'approval.requested': {
+        const d = event.data;
+        if (this.#get('SELECT 1 FROM approvals WHERE id = ?', d.approvalId) !== undefined)
+          throw new ConflictError(`Approval ${d.approvalId} already exists`);
+        this.#run(
+          `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
+             suggestions, blocked_path, decision_reason, generation, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+          d.approvalId,
+          threadId,
+          d.runId,
+          d.subagentId,
+          d.toolName,
+          JSON.stringify(d.input),
+          d.toolUseId,
+          d.requestId,
+          JSON.stringify(d.suggestions),
+          d.blockedPath,
+          d.decisionReason,
+          d.generation,
+          at,
+        );
+        return;
+      }
+      case 'approval.decided': {
+        const { approvalId, ...decision } = event.data;
+        const status = decision.behavior === 'deny' ? 'denied' : 'allowed';
+        return this.#settle(
+          approvalId,
+          'status = ?, decision = ?, settled_at = ?',
+          status,
+          JSON.stringify(decision),
+          at,
+        );
+      }
+      case 'approval.cancelled':
+        return this.#settle(
+          event.data.approvalId,
+          "status = 'cancelled', reason = ?, settled_at = ?",
+          event.data.reason,
+          at,
+        );
+      case 'approval.expired':
+        return this.#settle(
+          event.data.approvalId,
+          "status = 'expired', reason = ?, settled_at = ?",
+          event.data.reason,
+          at,
+        );
+      case 'run.api_retry':
+      case 'message.user':
+      case 'message.assistant':
+      case 'tool.result':
+      case 'permission.decided':
+      case 'permission.rejected':
+        // Log only: the conversation is read from the events themselves.
+        return;
+    }
+  }
+
+  /** Compare-and-set: only a pending approval can be settled, once. */
+  #settle(approvalId: string, set: string, ...values: unknown[]): void {
+    this.#transition('approvals', 'approval', approvalId, "status = 'pending'", set, ...values);
+  }
+
+  #transition(
+    table: string,
+    resource: string,
+    id: string,
+    guard: string,
+    set: string,
+    ...values: unknown[]
+  ): void {
+    const changed = this.#run(`UPDATE ${table} SET ${set} WHERE id = ? AND ${guard}`, ...values, id);
+    if (changed > 0) return;
+    const row = this.#get(`SELECT status FROM ${table} WHERE id = ?`, id) as { status: string } | undefined;
+    if (row === undefined) throw notFound(resource, id);
+    throw new ConflictError(`The ${resource} ${id} is ${row.status}; that change no longer applies`);
+  }
+
+  #touchThread(threadId: string, at: string, set: string, ...values: unknown[]): void {
+    this.#run(`UPDATE threads SET ${set}, updated_at = ? WHERE id = ?`, ...values, at, threadId);
+  }
+
+  #statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run(sql: string, ...values: unknown[]): number {
+    return this.#statement(sql).run(...values).changes;
+  }
+
+  #get(sql: string, ...values: unknown[]): unknown {
+    return this.#statement(sql).get(...values);
+  }
+}

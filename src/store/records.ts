@@ -1,0 +1,126 @@
+// The supervisor's domain records as the store keeps them (the projections), and their states. Absent
+// values are `null`, never missing keys: the records travel as JSON to the server and the browser.
+
+/** How much the policy allows without asking a person. */
+export type ThreadMode = 'supervised' | 'auto-edits' | 'full-access';
+export const THREAD_MODES: readonly ThreadMode[] = ['supervised', 'auto-edits', 'full-access'];
+
+/** `idle`: no CLI process. `live`: one CLI process runs for the thread. `stopping`: stop() is under way. */
+export type ThreadStatus = 'idle' | 'live' | 'stopping';
+
+/** `queued`: sent while another turn ran. Ends in exactly one of completed, failed, interrupted. */
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
+
+export type SubagentStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'lost';
+
+export type ApprovalStatus = 'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired';
+
+/** What a person (or the policy, after a mode change) answered. */
+export type DecisionBehavior = 'allow' | 'allow_always' | 'deny';
+
+/** Allow and deny patterns such as `Bash(git status:*)` or `Read(/etc/*)`; deny wins. */
+export interface ThreadRules {
+  allow: string[];
+  deny: string[];
+}
+
+export interface ThreadRecord {
+  id: string;
+  cwd: string;
+  mode: ThreadMode;
+  model: string | null;
+  rules: ThreadRules;
+  status: ThreadStatus;
+  /** The CLI's session id, kept so that the next process resumes the conversation. */
+  sessionId: string | null;
+  /** Counts CLI processes started for this thread; a request from an older one is stale. */
+  generation: number;
+  /** The thread sequence number of its last event. */
+  lastThreadSeq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The turn's `result`, reduced to what the supervisor and a UI need. */
+export interface RunResult {
+  subtype: string;
+  isError: boolean;
+  text: string | null;
+  numTurns: number | null;
+  terminalReason: string | null;
+  apiErrorStatus: number | null;
+  totalCostUsd: number | null;
+  durationMs: number | null;
+}
+
+export interface RunRecord {
+  id: string;
+  threadId: string;
+  status: RunStatus;
+  /**
+   * Who started the turn: `human` for send(), otherwise the CLI's `result.origin.kind` (e.g.
+   * `task-notification`); `cli` until the result of a CLI-started turn says more.
+   */
+  trigger: string;
+  origin: Record<string, unknown> | null;
+  prompt: string | null;
+  /** The `uuid` set on the user message, echoed by the CLI in `user_message_uuid(s)`. */
+  userMessageId: string | null;
+  generation: number;
+  result: RunResult | null;
+  /** Why it failed or was interrupted (`interrupted`, `thread_stopped`, `process_exited`, `host_restart`…). */
+  reason: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** Set once the run has ended and none of its subagents runs: nothing can be routed to it any more. */
+  releasedAt: string | null;
+}
+
+export interface SubagentRecord {
+  /** The CLI's `task_id` (what `can_use_tool.agent_id` carries). */
+  id: string;
+  threadId: string;
+  /** The run that was active when it started; it owns the subagent's permission requests. */
+  runId: string;
+  toolUseId: string | null;
+  description: string | null;
+  taskType: string | null;
+  status: SubagentStatus;
+  summary: string | null;
+  reason: string | null;
+  generation: number;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+export interface ApprovalDecision {
+  behavior: DecisionBehavior;
+  message: string | null;
+  interrupt: boolean;
+  /** Sent to the CLI with an `allow_always`: the request's suggestions (setMode filtered out). */
+  updatedPermissions: unknown[] | null;
+  /** `user` through decide(); `policy` when a mode change settled it. */
+  by: 'user' | 'policy';
+}
+
+export interface ApprovalRecord {
+  id: string;
+  threadId: string;
+  runId: string;
+  subagentId: string | null;
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  requestId: string;
+  suggestions: unknown[];
+  blockedPath: string | null;
+  decisionReason: string | null;
+  generation: number;
+  status: ApprovalStatus;
+  decision: ApprovalDecision | null;
+  /** Why it was cancelled or expired. */
+  reason: string | null;
+  createdAt: string;
+  settledAt: string | null;
+}

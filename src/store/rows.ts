@@ -1,0 +1,111 @@
+// Rows of the projection tables → the records the store hands out. Only our own writes are read back, so
+// the casts trust the schema; JSON columns are parsed here and nowhere else.
+import type { StoredEvent } from './event-types.js';
+import type {
+  ApprovalDecision,
+  ApprovalRecord,
+  RunRecord,
+  RunResult,
+  SubagentRecord,
+  ThreadRecord,
+  ThreadRules,
+} from './records.js';
+
+export type Row = Record<string, unknown>;
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? `${value}` : '';
+}
+
+function strOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : str(value);
+}
+
+function parsed<T>(value: unknown): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : null;
+}
+
+export function threadFromRow(row: Row): ThreadRecord {
+  return {
+    id: str(row.id),
+    cwd: str(row.cwd),
+    mode: str(row.mode) as ThreadRecord['mode'],
+    model: strOrNull(row.model),
+    rules: parsed<ThreadRules>(row.rules) ?? { allow: [], deny: [] },
+    status: str(row.status) as ThreadRecord['status'],
+    sessionId: strOrNull(row.session_id),
+    generation: Number(row.generation),
+    lastThreadSeq: Number(row.last_seq),
+    createdAt: str(row.created_at),
+    updatedAt: str(row.updated_at),
+  };
+}
+
+export function runFromRow(row: Row): RunRecord {
+  return {
+    id: str(row.id),
+    threadId: str(row.thread_id),
+    status: str(row.status) as RunRecord['status'],
+    trigger: str(row.trigger),
+    origin: parsed<Record<string, unknown>>(row.origin),
+    prompt: strOrNull(row.prompt),
+    userMessageId: strOrNull(row.user_message_id),
+    generation: Number(row.generation),
+    result: parsed<RunResult>(row.result),
+    reason: strOrNull(row.reason),
+    createdAt: str(row.created_at),
+    startedAt: strOrNull(row.started_at),
+    endedAt: strOrNull(row.ended_at),
+    releasedAt: strOrNull(row.released_at),
+  };
+}
+
+export function subagentFromRow(row: Row): SubagentRecord {
+  return {
+    id: str(row.id),
+    threadId: str(row.thread_id),
+    runId: str(row.run_id),
+    toolUseId: strOrNull(row.tool_use_id),
+    description: strOrNull(row.description),
+    taskType: strOrNull(row.task_type),
+    status: str(row.status) as SubagentRecord['status'],
+    summary: strOrNull(row.summary),
+    reason: strOrNull(row.reason),
+    generation: Number(row.generation),
+    startedAt: str(row.started_at),
+    endedAt: strOrNull(row.ended_at),
+  };
+}
+
+export function approvalFromRow(row: Row): ApprovalRecord {
+  return {
+    id: str(row.id),
+    threadId: str(row.thread_id),
+    runId: str(row.run_id),
+    subagentId: strOrNull(row.subagent_id),
+    toolName: str(row.tool_name),
+    input: parsed<Record<string, unknown>>(row.input) ?? {},
+    toolUseId: str(row.tool_use_id),
+    requestId: str(row.request_id),
+    suggestions: parsed<unknown[]>(row.suggestions) ?? [],
+    blockedPath: strOrNull(row.blocked_path),
+    decisionReason: strOrNull(row.decision_reason),
+    generation: Number(row.generation),
+    status: str(row.status) as ApprovalRecord['status'],
+    decision: parsed<ApprovalDecision>(row.decision),
+    reason: strOrNull(row.reason),
+    createdAt: str(row.created_at),
+    settledAt: strOrNull(row.settled_at),
+  };
+}
+
+export function eventFromRow(row: Row): StoredEvent {
+  return {
+    seq: Number(row.seq),
+    threadId: str(row.thread_id),
+    threadSeq: Number(row.thread_seq),
+    type: str(row.type),
+    at: str(row.at),
+    data: JSON.parse(str(row.data)) as unknown,
+  } as StoredEvent;
+}

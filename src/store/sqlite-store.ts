@@ -1,0 +1,205 @@
+// The Store on SQLite (better-sqlite3 12.x). WAL with synchronous=FULL: a commit that returned is on disk,
+// so an approval or decision acknowledged to anyone survives a crash of the host or the machine. The
+// database is opened in exclusive locking mode: one host at a time.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+
+import { StoreError, WardenError } from '../protocol/errors.js';
+import { EVENT_TYPES, type EventDraft, type StoredEvent } from './event-types.js';
+import { migrate } from './migrations.js';
+import { Projector } from './projector.js';
+import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
+import {
+  approvalFromRow,
+  eventFromRow,
+  runFromRow,
+  subagentFromRow,
+  threadFromRow,
+  type Row,
+} from './rows.js';
+import type { ApprovalFilter, EventQuery, Store } from './store.js';
+
+const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
+const DEFAULT_EVENT_PAGE = 500;
+
+export class SqliteStore implements Store {
+  readonly #db: BetterSqlite3.Database;
+  readonly #projector: Projector;
+  readonly #commit: (threadId: string, drafts: readonly EventDraft[]) => StoredEvent[];
+
+  /** Opens (creating if needed) the database file and brings its schema up to date. */
+  static open(path: string): SqliteStore {
+    if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty string');
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+      // One writer per database: a second host would "recover" (expire) the first one's live approvals.
+      // The exclusive lock is taken now and held until close; the OS drops it if the host dies.
+      db.pragma('busy_timeout = 0');
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.exec('BEGIN IMMEDIATE; COMMIT');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      return new SqliteStore(db);
+    } catch (error) {
+      db?.close();
+      if (error instanceof WardenError) throw error;
+      const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+      throw new StoreError(
+        busy ? `The store at ${path} is in use by another process` : `Could not open the store at ${path}`,
+        { cause: error },
+      );
+    }
+  }
+
+  private constructor(db: BetterSqlite3.Database) {
+    this.#db = db;
+    this.#projector = new Projector(db);
+    const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
+      'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
+    );
+    const insertEvent = db.prepare<[string, number, string, string, string], { seq: number }>(
+      'INSERT INTO events (thread_id, thread_seq, type, at, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+    );
+    this.#commit = db.transaction((threadId: string, drafts: readonly EventDraft[]) => {
+      const at = new Date().toISOString();
+      return drafts.map((draft) => {
+        this.#projector.apply(threadId, at, draft);
+        const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
+        if (threadSeq === undefined) throw new StoreError(`Thread ${threadId} vanished during a commit`);
+        const data = JSON.stringify(draft.data);
+        const seq = insertEvent.get(threadId, threadSeq, draft.type, at, data)?.seq;
+        if (seq === undefined) throw new StoreError('The event log did not assign a sequence number');
+        return { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+      });
+    });
+  }
+
+  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+    if (typeof threadId !== 'string' || threadId === '') throw new TypeError('threadId must be a string');
+    for (const draft of drafts) {
+      if (!KNOWN_TYPES.has(draft?.type)) throw new TypeError(`Unknown event type ${String(draft?.type)}`);
+    }
+    if (drafts.length === 0) return [];
+    try {
+      return this.#commit(threadId, drafts);
+    } catch (error) {
+      if (error instanceof WardenError) throw error;
+      throw new StoreError(`Could not commit ${drafts.map((d) => d.type).join(', ')}`, { cause: error });
+    }
+  }
+
+  getThread(id: string): ThreadRecord | undefined {
+    const row = this.#row('SELECT * FROM threads WHERE id = ?', id);
+    return row === undefined ? undefined : threadFromRow(row);
+  }
+
+  listThreads(): ThreadRecord[] {
+    return this.#rows('SELECT * FROM threads ORDER BY rowid').map(threadFromRow);
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    const row = this.#row('SELECT * FROM runs WHERE id = ?', id);
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  listRuns(threadId: string): RunRecord[] {
+    return this.#rows('SELECT * FROM runs WHERE thread_id = ? ORDER BY rowid', threadId).map(runFromRow);
+  }
+
+  getSubagent(id: string): SubagentRecord | undefined {
+    const row = this.#row('SELECT * FROM subagents WHERE id = ?', id);
+    return row === undefined ? undefined : subagentFromRow(row);
+  }
+
+  listSubagents(threadId: string): SubagentRecord[] {
+    return this.#rows('SELECT * FROM subagents WHERE thread_id = ? ORDER BY rowid', threadId).map(
+      subagentFromRow,
+    );
+  }
+
+  getApproval(id: string): ApprovalRecord | undefined {
+    const row = this.#row('SELECT * FROM approvals WHERE id = ?', id);
+    return row === undefined ? undefined : approvalFromRow(row);
+  }
+
+  listApprovals(filter: ApprovalFilter = {}): ApprovalRecord[] {
+    const where: string[] = [];
+    const values: string[] = [];
+    for (const [column, value] of [
+      ['status', filter.status],
+      ['thread_id', filter.threadId],
+      ['run_id', filter.runId],
+    ] as const) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      values.push(value);
+    }
+    const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+    return this.#rows(`SELECT * FROM approvals ${clause} ORDER BY rowid`, ...values).map(approvalFromRow);
+  }
+
+  readEvents(query: EventQuery = {}): StoredEvent[] {
+    const after = query.after ?? 0;
+    const limit = query.limit ?? DEFAULT_EVENT_PAGE;
+    const rows =
+      query.threadId === undefined
+        ? this.#rows('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
+        : this.#rows(
+            'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+            query.threadId,
+            after,
+            limit,
+          );
+    return rows.map(eventFromRow);
+  }
+
+  lastSeq(): number {
+    const row = this.#row('SELECT coalesce(max(seq), 0) AS seq FROM events');
+    return Number(row?.seq ?? 0);
+  }
+
+  /**
+   * Drops the projections and folds the whole log again, in one transaction. For diagnostics and tests:
+   * the result must equal what the commits produced.
+   */
+  rebuildProjections(): void {
+    this.#db.transaction(() => {
+      this.#db.pragma('defer_foreign_keys = ON');
+      this.#db.exec('DELETE FROM approvals; DELETE FROM subagents; DELETE FROM runs; DELETE FROM threads;');
+      const setLastSeq = this.#db.prepare('UPDATE threads SET last_seq = ? WHERE id = ?');
+      // Paged: a connection cannot write while it iterates a query.
+      for (
+        let page = this.readEvents();
+        page.length > 0;
+        page = this.readEvents({ after: page.at(-1)?.seq ?? 0 })
+      ) {
+        for (const event of page) {
+          this.#projector.apply(event.threadId, event.at, {
+            type: event.type,
+            data: event.data,
+          } as EventDraft);
+          setLastSeq.run(event.threadSeq, event.threadId);
+        }
+      }
+    })();
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #row(sql: string, ...values: unknown[]): Row | undefined {
+    return this.#db.prepare(sql).get(...values) as Row | undefined;
+  }
+
+  #rows(sql: string, ...values: unknown[]): Row[] {
+    return this.#db.prepare(sql).all(...values) as Row[];
+  }
+}

@@ -1,0 +1,44 @@
+// The Store: an append-only event log plus the projections folded from it. Synchronous on purpose: every
+// change is one transaction that appends its events and updates the projections, with no await inside,
+// so nothing is ever written half and no other change interleaves.
+import type { EventDraft, StoredEvent } from './event-types.js';
+import type { ApprovalRecord, ApprovalStatus, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
+
+export interface ApprovalFilter {
+  status?: ApprovalStatus;
+  threadId?: string;
+  runId?: string;
+}
+
+export interface EventQuery {
+  /** Only events with a global `seq` greater than this (default 0: from the start). */
+  after?: number;
+  threadId?: string;
+  /** At most this many (default 500). */
+  limit?: number;
+}
+
+export interface Store {
+  /**
+   * Appends `drafts` to the thread's log and applies them to the projections, in one transaction: all of
+   * them or none. Throws NotFoundError / ConflictError when a draft does not fit the current state (a
+   * decision on an approval that is no longer pending, an unknown run), and then nothing is written.
+   */
+  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[];
+
+  getThread(id: string): ThreadRecord | undefined;
+  listThreads(): ThreadRecord[];
+  getRun(id: string): RunRecord | undefined;
+  listRuns(threadId: string): RunRecord[];
+  getSubagent(id: string): SubagentRecord | undefined;
+  listSubagents(threadId: string): SubagentRecord[];
+  getApproval(id: string): ApprovalRecord | undefined;
+  listApprovals(filter?: ApprovalFilter): ApprovalRecord[];
+
+  /** Events in global order. */
+  readEvents(query?: EventQuery): StoredEvent[];
+  /** The global sequence number of the last event (0 when the log is empty). */
+  lastSeq(): number;
+
+  close(): void;
+}

@@ -1,0 +1,65 @@
+// What every part of the supervisor shares: the store, the committed-event hook (answers waiting
+// approvals, wakes event iterators), ids and warnings. One instance per Supervisor.
+import { randomUUID } from 'node:crypto';
+
+import { StoreError, WardenError, toError } from '../protocol/errors.js';
+import type { EventDraft, StoredEvent } from '../store/event-types.js';
+import type { Store } from '../store/store.js';
+import { ApprovalWaiters } from './approval-waiters.js';
+import { ChangeNotifier } from './event-stream.js';
+import type { QueryFunction } from './types.js';
+
+export interface CoreOptions {
+  readonly claudePath: string | undefined;
+  readonly env: Record<string, string | undefined> | undefined;
+  readonly query: QueryFunction;
+  readonly onWarning: ((warning: WardenError) => void) | undefined;
+}
+
+export class SupervisorCore {
+  readonly store: Store;
+  readonly options: CoreOptions;
+  readonly notifier = new ChangeNotifier();
+  readonly waiters = new ApprovalWaiters();
+
+  constructor(store: Store, options: CoreOptions) {
+    this.store = store;
+    this.options = options;
+  }
+
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** One transaction; then waiting approvals hear about it and event iterators wake. Throws typed errors. */
+  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+    const events = this.store.commit(threadId, drafts);
+    if (events.length === 0) return events;
+    this.waiters.onCommitted(events);
+    this.notifier.notify();
+    return events;
+  }
+
+  /**
+   * For what the CLI tells us: a frame must never break the reader, so a failed commit becomes a warning
+   * (and nothing of it is written).
+   */
+  record(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+    try {
+      return this.commit(threadId, drafts);
+    } catch (error) {
+      const cause = toError(error);
+      this.warn(
+        WardenError.isWardenError(cause)
+          ? cause
+          : new StoreError(`Could not record ${drafts.map((d) => d.type).join(', ')}`, { cause }),
+      );
+      return [];
+    }
+  }
+
+  warn(warning: WardenError): void {
+    if (this.options.onWarning !== undefined) this.options.onWarning(warning);
+    else process.emitWarning(warning);
+  }
+}

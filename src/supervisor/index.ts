@@ -1,0 +1,49 @@
+// warden/supervisor: threads → runs → subagents → approvals over the Claude Code CLI, with policies and
+// an append-only event log in SQLite. See docs/supervisor.md.
+export { Supervisor, DATABASE_FILE } from './supervisor.js';
+export type {
+  Decision,
+  EventsOptions,
+  NewThread,
+  QueryFunction,
+  SupervisedQuery,
+  SupervisorEvent,
+  SupervisorOptions,
+  ThreadView,
+} from './types.js';
+export type { TimelineItem, TimelinePermission } from './timeline.js';
+export { buildTimeline } from './timeline.js';
+export {
+  EDIT_TOOLS,
+  compilePolicy,
+  evaluatePolicy,
+  isInside,
+  type CompiledPolicy,
+  type PolicyVerdict,
+} from './policy.js';
+export { compileRule, ruleMatches, type CompiledRule } from './rules.js';
+export type { RecoverySummary } from '../store/closeout.js';
+export type {
+  ApprovalDecision,
+  ApprovalRecord,
+  ApprovalStatus,
+  DecisionBehavior,
+  RunRecord,
+  RunResult,
+  RunStatus,
+  SubagentRecord,
+  SubagentStatus,
+  ThreadMode,
+  ThreadRecord,
+  ThreadRules,
+  ThreadStatus,
+} from '../store/records.js';
+export { THREAD_MODES } from '../store/records.js';
+export type {
+  AssistantBlock,
+  EventDataMap,
+  EventType,
+  RejectCondition,
+  StoredEvent,
+} from '../store/event-types.js';
+export { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';

@@ -1,0 +1,293 @@
+// One CLI process of a thread: its query(), its held-open input, and what its frames mean for runs and
+// subagents. A run's context (which subagents it owns, whether it ended) lives here until the run has
+// ended and none of its subagents runs; then the run is released and nothing can be routed to it.
+import type { CanUseTool, Options } from '../session/options.js';
+import { toError } from '../protocol/errors.js';
+import type { EventDraft } from '../store/event-types.js';
+import type { SupervisorCore } from './core.js';
+import {
+  apiRetryDraft,
+  assistantDraft,
+  originOf,
+  runResultOf,
+  str,
+  subagentStatusOf,
+  toolResultDrafts,
+  toolUseIds,
+  userMessageUuids,
+} from './frame-events.js';
+import { InputQueue } from './input-queue.js';
+import { TurnTracker } from './turn-tracker.js';
+import type { SupervisedQuery } from './types.js';
+
+type Frame = Record<string, unknown>;
+
+export interface RunContext {
+  ended: boolean;
+  /** Running subagents this run owns. */
+  readonly subagents: Set<string>;
+}
+
+export interface LiveSessionSetup {
+  readonly threadId: string;
+  readonly generation: number;
+  readonly cwd: string;
+  readonly model: string | null;
+  readonly resume: string | null;
+  readonly canUseTool: (session: LiveSession) => CanUseTool;
+  readonly onEnded: (session: LiveSession, error: Error | undefined) => void;
+}
+
+/** Drafts of one frame, committed together; remembers which approvals it already cancels. */
+class Batch {
+  readonly drafts: EventDraft[] = [];
+  readonly cancelled = new Set<string>();
+}
+
+export class LiveSession {
+  readonly threadId: string;
+  readonly generation: number;
+  readonly tracker: TurnTracker;
+  readonly input = new InputQueue();
+  readonly query: SupervisedQuery;
+  readonly subagents = new Map<string, { runId: string; running: boolean }>();
+  readonly contexts = new Map<string, RunContext>();
+  /** Runs interrupt() aimed at: their error result means `interrupted`, their approvals' aborts too. */
+  readonly interrupting = new Set<string>();
+  readonly stoppingSubagents = new Set<string>();
+  /** Why the supervisor is ending this process (stop, close); undefined while it should live. */
+  endReason: string | undefined;
+  #finished: Promise<void> | undefined;
+  #sessionId: string | undefined;
+  readonly #core: SupervisorCore;
+  readonly #onEnded: LiveSessionSetup['onEnded'];
+
+  constructor(core: SupervisorCore, setup: LiveSessionSetup) {
+    this.#core = core;
+    this.threadId = setup.threadId;
+    this.generation = setup.generation;
+    this.#onEnded = setup.onEnded;
+    this.tracker = new TurnTracker(() => core.newId());
+    const { claudePath, env } = core.options;
+    const options: Options = {
+      cwd: setup.cwd,
+      // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
+      permissionMode: 'default',
+      canUseTool: setup.canUseTool(this),
+      onWarning: (warning) => core.warn(warning),
+      ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),
+      ...(env === undefined ? {} : { env }),
+      ...(setup.model === null ? {} : { model: setup.model }),
+      ...(setup.resume === null ? {} : { resume: setup.resume }),
+    };
+    this.query = core.options.query({ prompt: this.input, options });
+  }
+
+  /** Starts reading; resolves when the process is gone and the thread has been told. */
+  get finished(): Promise<void> {
+    this.#finished ??= this.#read();
+    return this.#finished;
+  }
+
+  newContext(runId: string): void {
+    this.contexts.set(runId, { ended: false, subagents: new Set() });
+  }
+
+  async #read(): Promise<void> {
+    let failure: Error | undefined;
+    try {
+      for await (const message of this.query) this.#onFrame(message);
+    } catch (error) {
+      failure = toError(error);
+    } finally {
+      this.input.end();
+      this.#onEnded(this, failure);
+    }
+  }
+
+  #onFrame(frame: Frame): void {
+    const batch = new Batch();
+    try {
+      switch (frame.type) {
+        case 'system':
+          this.#onSystem(frame, batch);
+          break;
+        case 'assistant': {
+          const runId = this.#runOf(frame);
+          if (runId === undefined) break;
+          if (frame.parent_tool_use_id == null && frame.agent_id == null)
+            this.tracker.noteToolUses(runId, toolUseIds(frame));
+          const draft = assistantDraft(frame, runId);
+          if (draft !== undefined) batch.drafts.push(draft);
+          break;
+        }
+        case 'user': {
+          const runId = this.#runOf(frame);
+          if (runId !== undefined) batch.drafts.push(...toolResultDrafts(frame, runId));
+          break;
+        }
+        case 'result':
+          this.#onResult(frame, batch);
+          break;
+        default:
+          break;
+      }
+    } finally {
+      if (batch.drafts.length > 0) this.#core.record(this.threadId, batch.drafts);
+    }
+  }
+
+  #onSystem(frame: Frame, batch: Batch): void {
+    switch (frame.subtype) {
+      case 'init': {
+        const sessionId = str(frame.session_id);
+        if (sessionId !== null && sessionId !== this.#sessionId) {
+          this.#sessionId = sessionId;
+          batch.drafts.push({
+            type: 'session.initialized',
+            data: {
+              generation: this.generation,
+              sessionId,
+              model: str(frame.model),
+              cliVersion: str(frame.claude_code_version),
+            },
+          });
+        }
+        const start = this.tracker.onInit(userMessageUuids(frame));
+        for (const runId of start.startedHostRuns)
+          batch.drafts.push({ type: 'run.started', data: { runId } });
+        if (start.cliRunId !== undefined) this.#createCliRun(start.cliRunId, 'cli', batch);
+        return;
+      }
+      case 'task_started':
+        return this.#onTaskStarted(frame, batch);
+      case 'task_notification':
+        return this.#onTaskNotification(frame, batch);
+      case 'api_retry':
+        batch.drafts.push(apiRetryDraft(frame, this.tracker.currentRunId ?? null));
+        return;
+      default:
+        return;
+    }
+  }
+
+  #createCliRun(runId: string, trigger: string, batch: Batch): void {
+    batch.drafts.push({
+      type: 'run.created',
+      data: {
+        runId,
+        status: 'running',
+        trigger,
+        prompt: null,
+        userMessageId: null,
+        generation: this.generation,
+      },
+    });
+    this.newContext(runId);
+  }
+
+  #onResult(frame: Frame, batch: Batch): void {
+    const origin = originOf(frame);
+    const originKind = typeof origin?.kind === 'string' ? origin.kind : undefined;
+    const { ended } = this.tracker.onResult(userMessageUuids(frame), originKind);
+    const result = runResultOf(frame);
+    for (const { runId, created } of ended) {
+      if (created) this.#createCliRun(runId, originKind ?? 'cli', batch);
+      const aborted = result.terminalReason?.startsWith('aborted') === true;
+      const interrupted =
+        result.isError && (this.interrupting.has(runId) || aborted || this.endReason !== undefined);
+      const status = interrupted ? 'interrupted' : result.isError ? 'failed' : 'completed';
+      const reason = interrupted
+        ? (this.endReason ?? 'interrupted')
+        : result.isError
+          ? (result.terminalReason ?? result.subtype)
+          : null;
+      batch.drafts.push({ type: 'run.ended', data: { runId, status, reason, result, origin } });
+      this.interrupting.delete(runId);
+      const context = this.contexts.get(runId);
+      if (context !== undefined) context.ended = true;
+      this.#maybeRelease(runId, batch);
+    }
+  }
+
+  #onTaskStarted(frame: Frame, batch: Batch): void {
+    const taskId = str(frame.task_id);
+    if (taskId === null || this.subagents.has(taskId)) return;
+    const parentTask = str(frame.parent_task_id);
+    const candidates = [
+      parentTask === null ? undefined : this.subagents.get(parentTask)?.runId,
+      this.tracker.ownerOfToolUse(str(frame.tool_use_id) ?? undefined),
+      this.tracker.currentRunId,
+      this.tracker.lastRunId,
+    ];
+    const runId = candidates.find((id) => id !== undefined && this.contexts.has(id));
+    if (runId === undefined) return;
+    this.subagents.set(taskId, { runId, running: true });
+    this.contexts.get(runId)?.subagents.add(taskId);
+    batch.drafts.push({
+      type: 'subagent.started',
+      data: {
+        subagentId: taskId,
+        runId,
+        toolUseId: str(frame.tool_use_id),
+        description: str(frame.description),
+        taskType: str(frame.task_type),
+        generation: this.generation,
+      },
+    });
+  }
+
+  #onTaskNotification(frame: Frame, batch: Batch): void {
+    const taskId = str(frame.task_id);
+    const subagent = taskId === null ? undefined : this.subagents.get(taskId);
+    if (taskId === null || subagent === undefined || !subagent.running) return;
+    subagent.running = false;
+    const stopped = this.stoppingSubagents.delete(taskId);
+    const reason = stopped ? 'subagent_stopped' : (this.endReason ?? 'subagent_ended');
+    this.#cancelPending(batch, (a) => a.subagentId === taskId, reason);
+    batch.drafts.push({
+      type: 'subagent.ended',
+      data: {
+        subagentId: taskId,
+        status: subagentStatusOf(frame.status),
+        summary: str(frame.summary),
+        reason: str(frame.reason) ?? (stopped ? 'subagent_stopped' : (this.endReason ?? null)),
+      },
+    });
+    this.contexts.get(subagent.runId)?.subagents.delete(taskId);
+    this.#maybeRelease(subagent.runId, batch);
+  }
+
+  /** A run that ended and owns no running subagent lets go of its context. */
+  #maybeRelease(runId: string, batch: Batch): void {
+    const context = this.contexts.get(runId);
+    if (context === undefined || !context.ended || context.subagents.size > 0) return;
+    this.contexts.delete(runId);
+    this.#cancelPending(batch, (a) => a.runId === runId, 'run_released');
+    batch.drafts.push({ type: 'run.released', data: { runId } });
+  }
+
+  #cancelPending(
+    batch: Batch,
+    filter: (approval: { runId: string; subagentId: string | null }) => boolean,
+    reason: string,
+  ): void {
+    for (const approval of this.#core.store.listApprovals({ threadId: this.threadId, status: 'pending' })) {
+      if (!filter(approval) || batch.cancelled.has(approval.id)) continue;
+      batch.cancelled.add(approval.id);
+      batch.drafts.push({ type: 'approval.cancelled', data: { approvalId: approval.id, reason } });
+    }
+  }
+
+  /** The run a conversation frame belongs to: its subagent's owner, its Agent call's run, or the turn's. */
+  #runOf(frame: Frame): string | undefined {
+    const agentId = str(frame.agent_id);
+    const owner = agentId === null ? undefined : this.subagents.get(agentId)?.runId;
+    return (
+      owner ??
+      this.tracker.ownerOfToolUse(str(frame.parent_tool_use_id) ?? undefined) ??
+      this.tracker.currentRunId ??
+      this.tracker.lastRunId
+    );
+  }
+}

@@ -1,0 +1,193 @@
+// A permission request from the CLI, start to end: is it still honourable, which run owns it, what the
+// policy says, and otherwise an approval that waits for decide() or for the request to be withdrawn.
+// Every outcome is recorded; every refusal says which condition failed.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+import type { PermissionResult } from '../protocol/control.js';
+import { AbortError, ConflictError, StoreError, WardenError } from '../protocol/errors.js';
+import type { CanUseTool } from '../session/options.js';
+import type { RejectCondition } from '../store/event-types.js';
+import type { SupervisorCore } from './core.js';
+import type { LiveSession } from './live-session.js';
+import { evaluatePolicy, type CompiledPolicy } from './policy.js';
+
+/** What the gate needs to know about the thread the request came to. */
+export interface GateHost {
+  readonly threadId: string;
+  /** Is `session` the thread's current CLI process (not one it replaced)? */
+  isCurrent(session: LiveSession): boolean;
+  isStopping(): boolean;
+  policy(): CompiledPolicy;
+}
+
+type Context = Parameters<CanUseTool>[2];
+
+interface Owner {
+  runId: string | undefined;
+  subagentId: string | null;
+  /** The asking subagent is known and no longer running. */
+  subagentEnded: boolean;
+}
+
+function ownerOf(session: LiveSession, agentId: string | undefined): Owner | undefined {
+  if (agentId === undefined) {
+    const runId = session.tracker.currentRunId ?? session.tracker.lastRunId;
+    return {
+      runId: runId !== undefined && session.contexts.has(runId) ? runId : undefined,
+      subagentId: null,
+      subagentEnded: false,
+    };
+  }
+  const subagent = session.subagents.get(agentId);
+  if (subagent !== undefined)
+    return { runId: subagent.runId, subagentId: agentId, subagentEnded: !subagent.running };
+  // Not a background task: a foreground subagent works inside the turn in progress.
+  const current = session.tracker.currentRunId;
+  return current === undefined ? undefined : { runId: current, subagentId: null, subagentEnded: false };
+}
+
+function refusal(
+  host: GateHost,
+  session: LiveSession,
+  signal: AbortSignal,
+  owner: Owner | undefined,
+  agentId: string | undefined,
+): { condition: RejectCondition; message: string } | undefined {
+  if (!host.isCurrent(session))
+    return {
+      condition: 'stale_process',
+      message: `Denied: the request came from a CLI process (generation ${session.generation}) that this thread has replaced`,
+    };
+  if (host.isStopping() || session.endReason !== undefined)
+    return { condition: 'thread_stopping', message: 'Denied: the thread is stopping' };
+  if (signal.aborted)
+    return { condition: 'aborted', message: 'Denied: the CLI withdrew the request before it was handled' };
+  if (owner?.subagentEnded === true)
+    return {
+      condition: 'subagent_not_running',
+      message: `Denied: subagent ${agentId ?? ''} is no longer running`,
+    };
+  if (owner?.runId === undefined)
+    return {
+      condition: 'no_owner',
+      message: `Denied: no live run of this thread can own the request${agentId === undefined ? '' : ` (unknown agent ${agentId})`}`,
+    };
+  return undefined;
+}
+
+/** Why a waiting approval ends when the CLI's request aborts. */
+function cancelReason(
+  session: LiveSession,
+  runId: string,
+  subagentId: string | null,
+  cause: unknown,
+): string {
+  if (session.interrupting.has(runId)) return 'interrupted';
+  if (session.endReason !== undefined) return session.endReason;
+  if (subagentId !== null && session.stoppingSubagents.has(subagentId)) return 'subagent_stopped';
+  return cause instanceof AbortError ? 'withdrawn' : 'process_exited';
+}
+
+export async function gatePermission(
+  core: SupervisorCore,
+  host: GateHost,
+  session: LiveSession,
+  toolName: string,
+  input: Record<string, unknown>,
+  context: Context,
+): Promise<PermissionResult> {
+  const { signal, agentID, toolUseID, requestId } = context;
+  let owner = ownerOf(session, agentID);
+  // A request and the frames before it (the turn's init, the task_started) travel different paths: the
+  // control channel dispatches at once, messages queue for our reader. If the owner is not known yet,
+  // one turn of the event loop lets the reader catch up with what the CLI wrote before the request.
+  if (owner?.runId === undefined || (agentID !== undefined && !session.subagents.has(agentID))) {
+    await nextTurn();
+    owner = ownerOf(session, agentID);
+  }
+  const refused = refusal(host, session, signal, owner, agentID);
+  if (refused !== undefined || owner?.runId === undefined) {
+    const { condition, message } = refused ?? { condition: 'no_owner' as const, message: 'Denied: no owner' };
+    core.record(host.threadId, [
+      {
+        type: 'permission.rejected',
+        data: {
+          runId: owner?.runId ?? null,
+          subagentId: owner?.subagentId ?? null,
+          toolName,
+          toolUseId: toolUseID,
+          generation: session.generation,
+          condition,
+          message,
+        },
+      },
+    ]);
+    return { behavior: 'deny', message };
+  }
+  const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
+
+  const verdict = evaluatePolicy(host.policy(), toolName, input);
+  if (verdict.behavior !== 'ask') {
+    core.record(host.threadId, [
+      {
+        type: 'permission.decided',
+        data: {
+          runId,
+          subagentId,
+          toolName,
+          input,
+          toolUseId: toolUseID,
+          behavior: verdict.behavior,
+          source: verdict.source,
+          rule: verdict.rule,
+          reason: verdict.reason,
+        },
+      },
+    ]);
+    return verdict.behavior === 'allow'
+      ? { behavior: 'allow', updatedInput: input }
+      : { behavior: 'deny', message: `Denied by the supervisor's policy: ${verdict.reason}` };
+  }
+
+  const approvalId = core.newId();
+  core.commit(host.threadId, [
+    {
+      type: 'approval.requested',
+      data: {
+        approvalId,
+        runId,
+        subagentId,
+        toolName,
+        input,
+        toolUseId: toolUseID,
+        requestId,
+        suggestions: context.suggestions ?? [],
+        blockedPath: context.blockedPath ?? null,
+        decisionReason: context.decisionReason ?? null,
+        generation: session.generation,
+      },
+    },
+  ]);
+  const answer = core.waiters.wait(approvalId, input);
+  const onAbort = (): void => {
+    const reason = cancelReason(session, runId, subagentId, signal.reason);
+    try {
+      core.commit(host.threadId, [{ type: 'approval.cancelled', data: { approvalId, reason } }]);
+    } catch (error) {
+      // Already settled (decided, or cancelled by interrupt/stop first): the first change stands.
+      if (!(error instanceof ConflictError))
+        core.warn(
+          WardenError.isWardenError(error)
+            ? error
+            : new StoreError(`Could not cancel approval ${approvalId}`, { cause: error }),
+        );
+    }
+    core.waiters.abandon(approvalId, { behavior: 'deny', message: `The request was withdrawn (${reason})` });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await answer;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,314 @@
+// The Supervisor: threads → runs → subagents → approvals over the CLI, with policies, an append-only
+// event log and projections in SQLite. The public surface is here; the work is done by ThreadRuntime
+// (one live CLI process per thread), LiveSession (what its frames mean) and the permission gate.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ConflictError, NotFoundError } from '../protocol/errors.js';
+import { query as sdkQuery } from '../session/query.js';
+import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
+import type {
+  ApprovalRecord,
+  ApprovalStatus,
+  RunRecord,
+  ThreadMode,
+  ThreadRecord,
+} from '../store/records.js';
+import { SqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { SupervisorCore } from './core.js';
+import { eventStream } from './event-stream.js';
+import { evaluatePolicy, validateMode } from './policy.js';
+import { ThreadRuntime } from './thread-runtime.js';
+import { buildTimeline, type TimelineItem } from './timeline.js';
+import type {
+  Decision,
+  EventsOptions,
+  NewThread,
+  SupervisorEvent,
+  SupervisorOptions,
+  ThreadView,
+} from './types.js';
+import {
+  alwaysAllowUpdates,
+  validateDecision,
+  validateId,
+  validateNewThread,
+  validateText,
+} from './validate.js';
+
+export const DATABASE_FILE = 'warden.db';
+
+export class Supervisor {
+  readonly #core: SupervisorCore;
+  readonly #runtimes = new Map<string, ThreadRuntime>();
+  /** What open() found and closed out from a previous host that did not close cleanly. */
+  readonly recovered: RecoverySummary;
+  #closed: Promise<void> | undefined;
+
+  /**
+   * Opens the store in `dataDir` and closes out what a crashed host left: unfinished runs become
+   * `interrupted` (`host_restart`), pending approvals `expired`, running subagents `lost`.
+   */
+  static open(options: SupervisorOptions): Promise<Supervisor> {
+    if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+    const { dataDir, claudePath, env, onWarning, query } = options;
+    if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
+    if (claudePath !== undefined && typeof claudePath !== 'string')
+      throw new TypeError('options.claudePath must be a string');
+    if (env !== undefined && (typeof env !== 'object' || env === null))
+      throw new TypeError('options.env must be an object');
+    if (onWarning !== undefined && typeof onWarning !== 'function')
+      throw new TypeError('options.onWarning must be a function');
+    if (query !== undefined && typeof query !== 'function')
+      throw new TypeError('options.query must be a function');
+    return attempt(() => {
+      mkdirSync(dataDir, { recursive: true });
+      const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
+      try {
+        const recovered = recoverAfterCrash(store);
+        const core = new SupervisorCore(store, { claudePath, env, onWarning, query: query ?? sdkQuery });
+        return new Supervisor(core, recovered);
+      } catch (error) {
+        store.close();
+        throw error;
+      }
+    });
+  }
+
+  private constructor(core: SupervisorCore, recovered: RecoverySummary) {
+    this.#core = core;
+    this.recovered = recovered;
+  }
+
+  get #store(): Store {
+    return this.#core.store;
+  }
+
+  createThread(input: NewThread): Promise<ThreadRecord> {
+    return attempt(() => {
+      this.#checkOpen();
+      const { cwd, mode, model, rules } = validateNewThread(input);
+      const id = this.#core.newId();
+      this.#core.commit(id, [{ type: 'thread.created', data: { cwd, mode, model, rules } }]);
+      return this.#thread(id);
+    });
+  }
+
+  /** Sends a user message; starts (or resumes) the thread's CLI session if none is live. */
+  send(threadId: string, text: string): Promise<RunRecord> {
+    return attempt(() => {
+      this.#checkOpen();
+      validateText(text);
+      return this.#runtime(threadId).send(text);
+    });
+  }
+
+  /** Answers a pending approval. Compare-and-set: a settled approval gives a ConflictError. */
+  decide(approvalId: string, decision: Decision): Promise<ApprovalRecord> {
+    return attempt(() => this.#decide(approvalId, decision));
+  }
+
+  #decide(approvalId: string, decision: Decision): ApprovalRecord {
+    this.#checkOpen();
+    validateId(approvalId, 'approvalId');
+    const { behavior, message, interrupt } = validateDecision(decision);
+    const approval = this.#approval(approvalId);
+    if (approval.status !== 'pending')
+      throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
+    if (!this.#core.waiters.has(approvalId)) {
+      // A pending approval nobody waits for cannot be answered: settle it rather than pretend.
+      this.#core.commit(approval.threadId, [
+        { type: 'approval.cancelled', data: { approvalId, reason: 'no_live_request' } },
+      ]);
+      throw new ConflictError(`Approval ${approvalId} has no live request to answer; it was cancelled`);
+    }
+    const updatedPermissions = behavior === 'allow_always' ? alwaysAllowUpdates(approval.suggestions) : null;
+    this.#core.commit(approval.threadId, [
+      {
+        type: 'approval.decided',
+        data: { approvalId, behavior, message, interrupt, updatedPermissions, by: 'user' },
+      },
+    ]);
+    return this.#approval(approvalId);
+  }
+
+  interrupt(threadId: string): Promise<void> {
+    return attempt(() => {
+      this.#checkOpen();
+      return this.#runtime(threadId).interrupt();
+    });
+  }
+
+  stop(threadId: string): Promise<void> {
+    return attempt(() => {
+      this.#checkOpen();
+      return this.#runtime(threadId).stop('thread_stopped');
+    });
+  }
+
+  /** Stops one running background subagent; its pending approvals become `cancelled` (`subagent_stopped`). */
+  stopSubagent(subagentId: string): Promise<void> {
+    return attempt(() => {
+      this.#checkOpen();
+      validateId(subagentId, 'subagentId');
+      const subagent = this.#store.getSubagent(subagentId);
+      if (subagent === undefined)
+        throw new NotFoundError('subagent', subagentId, `Unknown subagent ${JSON.stringify(subagentId)}`);
+      return this.#runtime(subagent.threadId).stopSubagent(subagentId);
+    });
+  }
+
+  /** Changes the thread's mode; pending approvals the new policy decides by itself are settled now. */
+  setMode(threadId: string, mode: ThreadMode): Promise<ThreadRecord> {
+    return attempt(() => this.#setMode(threadId, mode));
+  }
+
+  #setMode(threadId: string, mode: ThreadMode): ThreadRecord {
+    this.#checkOpen();
+    const next = validateMode(mode);
+    const thread = this.#thread(threadId);
+    if (thread.mode === next) return thread;
+    this.#core.commit(threadId, [
+      { type: 'thread.mode_changed', data: { mode: next, previous: thread.mode } },
+    ]);
+    const policy = this.#runtime(threadId).policy();
+    for (const approval of this.#store.listApprovals({ threadId, status: 'pending' })) {
+      const verdict = evaluatePolicy(policy, approval.toolName, approval.input);
+      if (verdict.behavior === 'ask') continue;
+      this.#core.commit(threadId, [
+        {
+          type: 'approval.decided',
+          data: {
+            approvalId: approval.id,
+            behavior: verdict.behavior,
+            message:
+              verdict.behavior === 'deny' ? `Denied by the supervisor's policy: ${verdict.reason}` : null,
+            interrupt: false,
+            updatedPermissions: null,
+            by: 'policy',
+          },
+        },
+      ]);
+    }
+    return this.#thread(threadId);
+  }
+
+  listThreads(): ThreadRecord[] {
+    this.#checkOpen();
+    return this.#store.listThreads();
+  }
+
+  getThread(threadId: string): ThreadView {
+    this.#checkOpen();
+    const thread = this.#thread(threadId);
+    return {
+      thread,
+      runs: this.#store.listRuns(threadId),
+      subagents: this.#store.listSubagents(threadId),
+      approvals: this.#store.listApprovals({ threadId }),
+    };
+  }
+
+  getApproval(approvalId: string): ApprovalRecord {
+    this.#checkOpen();
+    return this.#approval(approvalId);
+  }
+
+  listApprovals(filter: { status?: ApprovalStatus; threadId?: string } = {}): ApprovalRecord[] {
+    this.#checkOpen();
+    return this.#store.listApprovals(filter);
+  }
+
+  /** The conversation as a UI shows it, rebuilt from the thread's events. */
+  timeline(threadId: string): TimelineItem[] {
+    this.#checkOpen();
+    this.#thread(threadId);
+    const events: SupervisorEvent[] = [];
+    for (let after = 0; ;) {
+      const page = this.#store.readEvents({ threadId, after, limit: 1000 });
+      if (page.length === 0) break;
+      events.push(...page);
+      after = page.at(-1)?.seq ?? after;
+    }
+    return buildTimeline(events);
+  }
+
+  /** One page of the log after the global seq `after` (default 0), at most `limit` (default 500); never waits. */
+  readEvents(query: { after?: number; threadId?: string; limit?: number } = {}): SupervisorEvent[] {
+    this.#checkOpen();
+    const { after = 0, limit = 500 } = query;
+    if (!Number.isInteger(after) || after < 0) throw new TypeError('after must be a non-negative integer');
+    if (!Number.isInteger(limit) || limit < 1) throw new TypeError('limit must be a positive integer');
+    return this.#store.readEvents({
+      after,
+      limit,
+      ...(query.threadId === undefined ? {} : { threadId: query.threadId }),
+    });
+  }
+
+  /** The global seq of the last event in the log (0 when empty). */
+  lastSeq(): number {
+    this.#checkOpen();
+    return this.#store.lastSeq();
+  }
+
+  /** Replays the log after `since` (a global seq), then follows it live, until close() or the signal. */
+  events(options: EventsOptions = {}): AsyncIterable<SupervisorEvent> {
+    this.#checkOpen();
+    if (options.since !== undefined && !(Number.isInteger(options.since) && options.since >= 0))
+      throw new TypeError('options.since must be a non-negative integer');
+    return eventStream(this.#store, this.#core.notifier, options);
+  }
+
+  /** Stops every live CLI (runs interrupted, approvals cancelled: `host_closed`), ends iterators, closes the store. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      try {
+        await Promise.all([...this.#runtimes.values()].map((runtime) => runtime.stop('host_closed')));
+      } finally {
+        this.#core.notifier.close();
+        this.#store.close();
+      }
+    })();
+    return this.#closed;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed !== undefined) throw new ConflictError('The supervisor is closed');
+  }
+
+  #runtime(threadId: string): ThreadRuntime {
+    validateId(threadId, 'threadId');
+    this.#thread(threadId);
+    let runtime = this.#runtimes.get(threadId);
+    if (runtime === undefined) {
+      runtime = new ThreadRuntime(this.#core, threadId);
+      this.#runtimes.set(threadId, runtime);
+    }
+    return runtime;
+  }
+
+  #thread(threadId: string): ThreadRecord {
+    const thread = this.#store.getThread(threadId);
+    if (thread === undefined)
+      throw new NotFoundError('thread', threadId, `Unknown thread ${JSON.stringify(threadId)}`);
+    return thread;
+  }
+
+  #approval(approvalId: string): ApprovalRecord {
+    const approval = this.#store.getApproval(approvalId);
+    if (approval === undefined)
+      throw new NotFoundError('approval', approvalId, `Unknown approval ${JSON.stringify(approvalId)}`);
+    return approval;
+  }
+}
+
+/** Runs `fn` so that whatever it throws becomes a rejection: async methods never throw synchronously. */
+function attempt<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}

@@ -1,0 +1,232 @@
+// One thread at run time: at most one live CLI process, started by send() (resuming the CLI session when
+// the thread has one), and the operations that act on it: interrupt, stop, stop a subagent. When the
+// process is gone, for whatever reason, everything it could have answered is closed out in one commit.
+import { randomUUID } from 'node:crypto';
+
+import { ConflictError, ControlChannelClosedError, NotFoundError } from '../protocol/errors.js';
+import type { RunRecord, ThreadRecord } from '../store/records.js';
+import { closeoutDrafts } from '../store/closeout.js';
+import type { SupervisorCore } from './core.js';
+import { hostUserMessage } from './input-queue.js';
+import { LiveSession } from './live-session.js';
+import { gatePermission, type GateHost } from './permission-gate.js';
+import { compilePolicy, type CompiledPolicy } from './policy.js';
+
+/** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
+const STOP_INTERRUPT_GRACE_MS = 1000;
+
+export class ThreadRuntime implements GateHost {
+  readonly threadId: string;
+  readonly #core: SupervisorCore;
+  #live: LiveSession | undefined;
+  #stopping: Promise<void> | undefined;
+
+  constructor(core: SupervisorCore, threadId: string) {
+    this.#core = core;
+    this.threadId = threadId;
+  }
+
+  get live(): LiveSession | undefined {
+    return this.#live;
+  }
+
+  isCurrent(session: LiveSession): boolean {
+    return this.#live === session;
+  }
+
+  isStopping(): boolean {
+    return this.#stopping !== undefined;
+  }
+
+  policy(): CompiledPolicy {
+    const thread = this.#thread();
+    return compilePolicy(thread.mode, thread.rules, thread.cwd);
+  }
+
+  /** Pushes a user message into the live session, starting (or resuming) one if there is none. */
+  async send(text: string): Promise<RunRecord> {
+    if (this.#stopping !== undefined) await this.#stopping;
+    const live = this.#live ?? this.#start();
+    const runId = this.#core.newId();
+    const uuid = randomUUID();
+    const status = live.tracker.busy ? 'queued' : 'running';
+    this.#core.commit(this.threadId, [
+      {
+        type: 'run.created',
+        data: {
+          runId,
+          status,
+          trigger: 'human',
+          prompt: text,
+          userMessageId: uuid,
+          generation: live.generation,
+        },
+      },
+      { type: 'message.user', data: { runId, uuid, text } },
+    ]);
+    live.tracker.hostSent(runId, uuid);
+    live.newContext(runId);
+    live.input.push(hostUserMessage(text, uuid));
+    const run = this.#core.store.getRun(runId);
+    if (run === undefined) throw new NotFoundError('run', runId, `Run ${runId} vanished`);
+    return run;
+  }
+
+  /**
+   * Interrupts the turn in progress. Without `perTaskStopAffordance` the CLI also stops every background
+   * subagent, so the runs that own running subagents are interrupted too: all their pending approvals
+   * are cancelled (`interrupted`) before the CLI is asked, and answered once it has acted.
+   */
+  async interrupt(): Promise<void> {
+    const live = this.#live;
+    if (live === undefined || this.#stopping !== undefined) return;
+    const targets = new Set<string>();
+    const current = live.tracker.currentRunId;
+    if (current !== undefined) targets.add(current);
+    for (const [runId, context] of live.contexts) {
+      const status = this.#core.store.getRun(runId)?.status;
+      if (status === 'running' || (context.ended && context.subagents.size > 0)) targets.add(runId);
+    }
+    for (const runId of targets) live.interrupting.add(runId);
+    const held = this.#cancelPending((a) => targets.has(a.runId), 'interrupted', true);
+    try {
+      await live.query.interrupt();
+    } catch (error) {
+      if (!(error instanceof ControlChannelClosedError)) throw error;
+    } finally {
+      this.#core.waiters.release(held);
+    }
+  }
+
+  /** Stops one background subagent (the CLI's stop_task); its pending approvals are cancelled first. */
+  async stopSubagent(subagentId: string): Promise<void> {
+    const live = this.#live;
+    if (live === undefined || live.subagents.get(subagentId)?.running !== true)
+      throw new ConflictError(`Subagent ${subagentId} is not running in the thread's live CLI process`);
+    live.stoppingSubagents.add(subagentId);
+    const held = this.#cancelPending((a) => a.subagentId === subagentId, 'subagent_stopped', true);
+    try {
+      await live.query.stopTask(subagentId);
+    } finally {
+      this.#core.waiters.release(held);
+    }
+  }
+
+  /**
+   * Ends the live CLI process: pending approvals are cancelled with `reason`, running runs interrupted,
+   * subagents stopped. Resolves when the process is gone from the thread. A stop already under way is
+   * shared; with no live process there is nothing to do.
+   */
+  stop(reason = 'thread_stopped'): Promise<void> {
+    const live = this.#live;
+    if (this.#stopping !== undefined) return this.#stopping;
+    if (live === undefined) return Promise.resolve();
+    live.endReason = reason;
+    const stopping = (async () => {
+      this.#core.commit(this.threadId, [
+        { type: 'session.stopping', data: { generation: live.generation, reason } },
+      ]);
+      this.#cancelPending(() => true, reason, false);
+      // Interrupt before closing: on a bare stdin EOF the CLI carries on with the turn (another model
+      // call, maybe tools) until the close grace runs out; an interrupted CLI is idle and exits at once.
+      await settleWithin(live.query.interrupt(), STOP_INTERRUPT_GRACE_MS);
+      live.input.end();
+      live.query.close();
+      await live.finished;
+    })();
+    this.#stopping = stopping.finally(() => {
+      this.#stopping = undefined;
+    });
+    return this.#stopping;
+  }
+
+  #start(): LiveSession {
+    const thread = this.#thread();
+    const generation = thread.generation + 1;
+    this.#core.commit(this.threadId, [
+      { type: 'session.started', data: { generation, resume: thread.sessionId } },
+    ]);
+    let session: LiveSession;
+    try {
+      session = new LiveSession(this.#core, {
+        threadId: this.threadId,
+        generation,
+        cwd: thread.cwd,
+        model: thread.model,
+        resume: thread.sessionId,
+        canUseTool: (owner) => (toolName, input, context) =>
+          gatePermission(this.#core, this, owner, toolName, input, context),
+        onEnded: (ended, error) => this.#onEnded(ended, error),
+      });
+    } catch (error) {
+      const drafts = closeoutDrafts(this.#core.store, this.threadId, {
+        reason: 'start_failed',
+        approvals: 'cancelled',
+        subagents: 'lost',
+        error: error instanceof Error ? error.message : String(error),
+      });
+      this.#core.record(this.threadId, drafts);
+      throw error;
+    }
+    this.#live = session;
+    void session.finished;
+    return session;
+  }
+
+  /** The process is gone (we stopped it, it died, or close()): close out everything it could answer. */
+  #onEnded(session: LiveSession, error: Error | undefined): void {
+    if (this.#live !== session) return;
+    this.#live = undefined;
+    const deliberate = session.endReason !== undefined;
+    const drafts = closeoutDrafts(this.#core.store, this.threadId, {
+      reason: session.endReason ?? 'process_exited',
+      approvals: 'cancelled',
+      subagents: deliberate ? 'stopped' : 'lost',
+      error: error?.message ?? null,
+    });
+    this.#core.record(this.threadId, drafts);
+  }
+
+  /** Cancels matching pending approvals in one commit; with `hold`, their deny waits for release(). */
+  #cancelPending(
+    filter: (approval: { runId: string; subagentId: string | null }) => boolean,
+    reason: string,
+    hold: boolean,
+  ): string[] {
+    const pending = this.#core.store
+      .listApprovals({ threadId: this.threadId, status: 'pending' })
+      .filter(filter)
+      .map((approval) => approval.id);
+    if (hold) this.#core.waiters.hold(pending);
+    this.#core.commit(
+      this.threadId,
+      pending.map((approvalId) => ({ type: 'approval.cancelled' as const, data: { approvalId, reason } })),
+    );
+    return pending;
+  }
+
+  #thread(): ThreadRecord {
+    const thread = this.#core.store.getThread(this.threadId);
+    if (thread === undefined)
+      throw new NotFoundError('thread', this.threadId, `Unknown thread ${JSON.stringify(this.threadId)}`);
+    return thread;
+  }
+}
+
+/** Waits for `promise` to settle, or `ms` at most; never rejects. The timer does not keep the host alive. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms).unref();
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

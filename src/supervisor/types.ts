@@ -1,0 +1,73 @@
+// The supervisor's public types: how it is opened, what callers pass in, what they get back.
+import type { WardenError } from '../protocol/errors.js';
+import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
+import type { Options } from '../session/options.js';
+import type { StoredEvent } from '../store/event-types.js';
+import type {
+  ApprovalRecord,
+  DecisionBehavior,
+  RunRecord,
+  SubagentRecord,
+  ThreadMode,
+  ThreadRecord,
+} from '../store/records.js';
+
+/** The part of the SDK's Query the supervisor uses; query() from 'warden' satisfies it. */
+export interface SupervisedQuery extends AsyncIterable<SDKMessage> {
+  interrupt(): Promise<unknown>;
+  stopTask(taskId: string): Promise<void>;
+  close(): void;
+}
+
+export type QueryFunction = (args: {
+  prompt: AsyncIterable<SDKUserMessage>;
+  options: Options;
+}) => SupervisedQuery;
+
+export interface SupervisorOptions {
+  /** Where the SQLite database lives (`<dataDir>/warden.db`); created if missing. */
+  dataDir: string;
+  /** The Claude Code executable; found as query() finds it when absent. */
+  claudePath?: string;
+  /** The CLI's whole environment (it replaces process.env, as query()'s `env` does). */
+  env?: Record<string, string | undefined>;
+  /** Problems that are not fatal: a warning from a session, an event that could not be recorded. */
+  onWarning?: (warning: WardenError) => void;
+  /** Replaces query() (tests drive the supervisor with a scripted stand-in). */
+  query?: QueryFunction;
+}
+
+export interface NewThread {
+  /** The CLI's working directory: an existing directory. */
+  cwd: string;
+  mode: ThreadMode;
+  model?: string;
+  /** Allow and deny patterns, e.g. `{ allow: ['Bash(git status:*)'], deny: ['Read(/etc/*)'] }`. */
+  rules?: { allow?: string[]; deny?: string[] };
+}
+
+export interface Decision {
+  behavior: DecisionBehavior;
+  /** Shown to the model on a deny (a default is used when absent). */
+  message?: string;
+  /** With deny: also stop the turn, as if the user pressed Escape. */
+  interrupt?: boolean;
+}
+
+export interface ThreadView {
+  thread: ThreadRecord;
+  runs: RunRecord[];
+  subagents: SubagentRecord[];
+  approvals: ApprovalRecord[];
+}
+
+/** One entry of the log: `{ seq (global), threadId, threadSeq, type, at, data }`. */
+export type SupervisorEvent = StoredEvent;
+
+export interface EventsOptions {
+  threadId?: string;
+  /** Replay events after this global seq (default 0: everything), then follow live. */
+  since?: number;
+  /** Ends the iteration when aborted. */
+  signal?: AbortSignal;
+}

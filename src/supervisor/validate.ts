@@ -1,0 +1,84 @@
+// Checks what callers pass to the Supervisor, once, at the boundary. Bad input is a ValidationError with
+// the offending field; nothing is written before these pass.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { ValidationError } from '../protocol/errors.js';
+import type { PermissionUpdate } from '../protocol/control.js';
+import type { ThreadMode, ThreadRules } from '../store/records.js';
+import { validateMode, validateRules } from './policy.js';
+import type { Decision, NewThread } from './types.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function validateId(id: unknown, field: string): string {
+  if (typeof id !== 'string' || id === '')
+    throw new ValidationError(`${field} must be a non-empty string`, field);
+  return id;
+}
+
+export function validateNewThread(input: unknown): {
+  cwd: string;
+  mode: ThreadMode;
+  model: string | null;
+  rules: ThreadRules;
+} {
+  if (!isRecord(input)) throw new ValidationError('createThread needs { cwd, mode, model?, rules? }');
+  const { cwd, model } = input as Partial<NewThread>;
+  if (typeof cwd !== 'string' || cwd === '') throw new ValidationError('cwd must be a directory path', 'cwd');
+  const directory = resolve(cwd);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(directory).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory)
+    throw new ValidationError(`cwd ${JSON.stringify(cwd)} is not an existing directory`, 'cwd');
+  if (model !== undefined && (typeof model !== 'string' || model === ''))
+    throw new ValidationError('model must be a non-empty string', 'model');
+  return {
+    cwd: directory,
+    mode: validateMode(input.mode),
+    model: model ?? null,
+    rules: validateRules(input.rules),
+  };
+}
+
+export function validateText(text: unknown): string {
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new ValidationError('the message must be a non-empty string', 'text');
+  return text;
+}
+
+export function validateDecision(decision: unknown): Required<Pick<Decision, 'behavior'>> & {
+  message: string | null;
+  interrupt: boolean;
+} {
+  if (!isRecord(decision)) throw new ValidationError('a decision is { behavior, message?, interrupt? }');
+  const { behavior, message, interrupt } = decision;
+  if (behavior !== 'allow' && behavior !== 'allow_always' && behavior !== 'deny')
+    throw new ValidationError(
+      `behavior must be allow, allow_always or deny; got ${JSON.stringify(behavior)}`,
+      'behavior',
+    );
+  if (message !== undefined && typeof message !== 'string')
+    throw new ValidationError('message must be a string', 'message');
+  if (interrupt !== undefined && typeof interrupt !== 'boolean')
+    throw new ValidationError('interrupt must be a boolean', 'interrupt');
+  if (interrupt === true && behavior !== 'deny')
+    throw new ValidationError('interrupt goes with a deny only', 'interrupt');
+  return { behavior, message: message ?? null, interrupt: interrupt ?? false };
+}
+
+/**
+ * The permission updates an `allow_always` sends: the request's suggestions, minus `setMode` — the
+ * thread's mode belongs to the supervisor, and echoing `setMode acceptEdits` would switch the CLI's.
+ */
+export function alwaysAllowUpdates(suggestions: readonly unknown[]): PermissionUpdate[] {
+  return suggestions.filter(
+    (s): s is PermissionUpdate => isRecord(s) && typeof s.type === 'string' && s.type !== 'setMode',
+  );
+}

@@ -1,0 +1,127 @@
+// One offline Supervisor for e2e tests: a scratch HOME/TMPDIR/cwd, a dataDir inside it, the mock model
+// running a script, and the pinned real CLI. Waiting is done on the supervisor's own event log.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+
+import type { WardenError } from '../../../src/index.js';
+import {
+  Supervisor,
+  type StoredEvent,
+  type SupervisorOptions,
+  type ThreadMode,
+  type ThreadRecord,
+} from '../../../src/supervisor/index.js';
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  startMockModel,
+  type MockModel,
+  type MockScript,
+  type Scratch,
+} from '../../../src/testing/index.js';
+import { processesUsingHome } from './sdk-session.js';
+
+export interface SupervisorSession {
+  readonly sup: Supervisor;
+  readonly mock: MockModel;
+  readonly scratch: Scratch;
+  readonly dataDir: string;
+  /** Options to open another Supervisor on the same dataDir and mock. */
+  readonly options: SupervisorOptions;
+  readonly warnings: WardenError[];
+  readonly thread: ThreadRecord;
+}
+
+export async function startSupervisorSession(
+  t: TestContext,
+  script: MockScript,
+  { mode = 'supervised', env = {} }: { mode?: ThreadMode; env?: Record<string, string | undefined> } = {},
+): Promise<SupervisorSession> {
+  const scratch = createScratch('warden-sup-');
+  const started: { mock?: MockModel; sup?: Supervisor } = {};
+  t.after(async () => {
+    try {
+      await started.sup?.close();
+      await started.mock?.close();
+      await waitForNoProcess(scratch.home);
+    } finally {
+      scratch.cleanup();
+    }
+  });
+  const mock = await startMockModel({ script });
+  started.mock = mock;
+  const warnings: WardenError[] = [];
+  const dataDir = join(scratch.dir, 'data');
+  const options: SupervisorOptions = {
+    dataDir,
+    claudePath: pinnedClaudePath(),
+    env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir, extra: env }),
+    onWarning: (warning) => warnings.push(warning),
+  };
+  const sup = await Supervisor.open(options);
+  started.sup = sup;
+  const thread = await sup.createThread({ cwd: scratch.cwd, mode });
+  return { sup, mock, scratch, dataDir, options, warnings, thread };
+}
+
+/** The first event (replayed or live) that matches; fails after `timeoutMs` instead of hanging. */
+export async function waitForEvent<T extends StoredEvent['type']>(
+  sup: Supervisor,
+  type: T,
+  predicate: (event: Extract<StoredEvent, { type: T }>) => boolean = () => true,
+  timeoutMs = 60_000,
+): Promise<Extract<StoredEvent, { type: T }>> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  for await (const event of sup.events({ signal })) {
+    if (event.type === type && predicate(event as Extract<StoredEvent, { type: T }>))
+      return event as Extract<StoredEvent, { type: T }>;
+  }
+  throw new Error(`No ${type} event within ${timeoutMs} ms`);
+}
+
+/** Every event of the log so far. */
+export async function allEvents(sup: Supervisor): Promise<StoredEvent[]> {
+  const controller = new AbortController();
+  const events: StoredEvent[] = [];
+  const last = sup.listThreads().reduce((n, t) => n + t.lastThreadSeq, 0);
+  if (last === 0) return events;
+  for await (const event of sup.events({ signal: controller.signal })) {
+    events.push(event);
+    if (events.length === last) break;
+  }
+  return events;
+}
+
+/** The global and per-thread sequence numbers run 1, 2, 3… without a gap. */
+export function assertContiguous(events: readonly StoredEvent[]): void {
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    events.map((_, i) => i + 1),
+    'global seq is contiguous',
+  );
+  const byThread = new Map<string, number[]>();
+  for (const event of events)
+    byThread.set(event.threadId, [...(byThread.get(event.threadId) ?? []), event.threadSeq]);
+  for (const seqs of byThread.values())
+    assert.deepEqual(
+      seqs,
+      seqs.map((_, i) => i + 1),
+      'thread seq is contiguous',
+    );
+}
+
+/**
+ * Waits (bounded) until no process with this HOME is left: a stopped CLI exits asynchronously after
+ * close() (stdin end → SIGTERM → SIGKILL). Polls a condition; it orders nothing.
+ */
+export async function waitForNoProcess(home: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (processesUsingHome(home).length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+export function assertNoProcessLeft(home: string): void {
+  assert.deepEqual(processesUsingHome(home), [], 'no CLI process is left running');
+}

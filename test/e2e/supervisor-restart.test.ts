@@ -1,0 +1,145 @@
+// A host killed with SIGKILL mid-run, its approval pending. Opening the same dataDir again: the run is
+// `interrupted` (host_restart), the approval `expired`, the sequence numbers contiguous, every event the
+// dead host reported is in the log, and send() resumes the CLI session so the model sees the history.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+
+import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  scenario,
+  startMockModel,
+} from '../../src/testing/index.js';
+import { processesUsingHome } from './helpers/sdk-session.js';
+import {
+  allEvents,
+  assertContiguous,
+  assertNoProcessLeft,
+  waitForEvent,
+  waitForNoProcess,
+} from './helpers/supervisor-session.js';
+
+const HOST = fileURLToPath(new URL('../fixtures/supervisor-host.ts', import.meta.url));
+
+interface Reported {
+  seq: number;
+  threadSeq: number;
+  type: StoredEvent['type'];
+  data: Record<string, unknown>;
+}
+
+describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_000 }, () => {
+  it('recovers the states from the log and continues the conversation', async (t) => {
+    const scratch = createScratch('warden-sup-');
+    const resumedBodies: string[] = [];
+    const inner = scenario()
+      .on('ask')
+      .callTool('Bash', { command: 'touch survived.txt', description: 'Create a file' })
+      .thenAnswer('The host went away before I could finish.')
+      .on('after')
+      .thenAnswer((ctx) => (ctx.firstUserText.includes('[[ask]]') ? 'Resumed with history.' : 'No history.'))
+      .build();
+    const mock = await startMockModel({
+      script: (ctx) => {
+        if (ctx.lastUserText.includes('[[after]]')) resumedBodies.push(JSON.stringify(ctx.body));
+        return inner(ctx);
+      },
+    });
+    const dataDir = join(scratch.dir, 'data');
+    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
+    const config = {
+      dataDir,
+      claudePath: pinnedClaudePath(),
+      env,
+      cwd: scratch.cwd,
+      prompt: '[[ask]] make a file',
+    };
+    const host = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const stderr: string[] = [];
+    host.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const state: { sup?: Supervisor } = {};
+    t.after(async () => {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      await state.sup?.close();
+      await mock.close();
+      await waitForNoProcess(scratch.home);
+      scratch.cleanup();
+    });
+
+    const reported: Reported[] = [];
+    let ready: { threadId: string; runId: string; approvalId: string } | undefined;
+    for await (const line of createInterface({ input: host.stdout })) {
+      const message = JSON.parse(line) as { event?: Reported; ready?: typeof ready };
+      if (message.event !== undefined) reported.push(message.event);
+      if (message.ready !== undefined) {
+        ready = message.ready;
+        break;
+      }
+    }
+    assert.ok(ready !== undefined, `the host reported a pending approval; stderr: ${stderr.join('')}`);
+    const exited = once(host, 'exit');
+    host.kill('SIGKILL');
+    assert.deepEqual(await exited, [null, 'SIGKILL']);
+    // A SIGKILLed host cannot reap its CLI (it runs in its own process group): the crash leaves it to us.
+    for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+    await waitForNoProcess(scratch.home);
+    assertNoProcessLeft(scratch.home);
+
+    const sup = await Supervisor.open({ dataDir, claudePath: pinnedClaudePath(), env });
+    state.sup = sup;
+    assert.deepEqual(sup.recovered, {
+      threads: 1,
+      runsInterrupted: 1,
+      approvalsExpired: 1,
+      subagentsLost: 0,
+    });
+    const { thread, runs, approvals } = sup.getThread(ready.threadId);
+    assert.equal(thread.status, 'idle');
+    assert.deepEqual(
+      runs.map((r) => [r.id, r.status, r.reason]),
+      [[ready.runId, 'interrupted', 'host_restart']],
+    );
+    assert.deepEqual(
+      approvals.map((a) => [a.id, a.status, a.reason]),
+      [[ready.approvalId, 'expired', 'host_restart']],
+    );
+
+    const events = await allEvents(sup);
+    assertContiguous(events);
+    const last = reported.at(-1)?.seq ?? 0;
+    assert.deepEqual(
+      events.filter((e) => e.seq <= last).map((e) => [e.seq, e.threadSeq, e.type, e.data]),
+      reported.map((e) => [e.seq, e.threadSeq, e.type, e.data]),
+      'every event the host reported is in the log, unchanged',
+    );
+    assert.deepEqual(
+      events.filter((e) => e.seq > last).map((e) => e.type),
+      ['approval.expired', 'run.ended', 'run.released', 'session.ended'],
+      'after the last reported event, only the recovery was written',
+    );
+
+    const next = await sup.send(ready.threadId, '[[after]] what happened before?');
+    const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === next.id);
+    assert.equal(ended.data.result?.text, 'Resumed with history.');
+    const sessionId = reported.find((e) => e.type === 'session.initialized')?.data.sessionId;
+    const resumed = await waitForEvent(sup, 'session.started', (e) => e.data.generation === 2);
+    assert.equal(resumed.data.resume, sessionId);
+    assert.ok(
+      resumedBodies.some((body) => body.includes('[[ask]] make a file')),
+      'the model sees the earlier prompt',
+    );
+    await sup.close();
+    await waitForNoProcess(scratch.home);
+    assertNoProcessLeft(scratch.home);
+  });
+});
