@@ -45,4 +45,8 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    files: ['web/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );

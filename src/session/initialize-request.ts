@@ -20,6 +20,7 @@ export function buildInitializeRequest(
       body.excludeDynamicSections = prompt.excludeDynamicSections;
   }
   if (options.agents !== undefined) body.agents = options.agents;
+  if (options.perTaskStopAffordance !== undefined) body.perTaskStopAffordance = options.perTaskStopAffordance;
   return body;
 }
 

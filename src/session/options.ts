@@ -2,6 +2,7 @@
 // (marked "Warden:"). docs/compatibility.md lists what differs and why.
 import type { WardenError } from '../protocol/errors.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate } from '../protocol/control.js';
+import type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
 
 export type CanUseTool = (
@@ -22,23 +23,8 @@ export type CanUseTool = (
   },
 ) => Promise<PermissionResult>;
 
-export type HookEvent =
-  | 'PreToolUse'
-  | 'PostToolUse'
-  | 'PostToolUseFailure'
-  | 'Notification'
-  | 'UserPromptSubmit'
-  | 'SessionStart'
-  | 'SessionEnd'
-  | 'Stop'
-  | 'SubagentStart'
-  | 'SubagentStop'
-  | 'PreCompact'
-  | 'PermissionRequest'
-  | (string & {});
-
-export type HookInput = Record<string, unknown> & { hook_event_name: string };
-export type HookJSONOutput = Record<string, unknown>;
+// Hook inputs and outputs are the official, discriminated types (narrow on `hook_event_name`).
+export type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';
 export type HookCallback = (
   input: HookInput,
   toolUseID: string | undefined,
@@ -110,6 +96,11 @@ export interface Options {
   model?: string;
   pathToClaudeCodeExecutable?: string;
   permissionMode?: PermissionMode;
+  /**
+   * The host can stop background tasks one by one (stopTask), so interrupt() stops only the root turn
+   * and leaves background subagents running (their pending requests stay answerable).
+   */
+  perTaskStopAffordance?: boolean;
   permissionPromptToolName?: string;
   resume?: string;
   sessionId?: string;

@@ -15,6 +15,14 @@ import {
 } from '../protocol/errors.js';
 import type { PermissionMode } from '../protocol/control.js';
 import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
+import type {
+  AccountInfo,
+  McpServerStatus,
+  ModelInfo,
+  SDKControlInitializeResponse,
+  SDKControlInterruptResponse,
+  SlashCommand,
+} from '../protocol/sdk-types.js';
 import type { ChildTransport } from '../transport/child-transport.js';
 import { HookRegistry } from './hook-registry.js';
 import { buildInitializeRequest, userMessage } from './initialize-request.js';
@@ -61,6 +69,12 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   #recheckTimer: NodeJS.Timeout | undefined;
   #ceilingTimer: NodeJS.Timeout | undefined;
   readonly #onAbort = (): void => this.#abort();
+  #resolveClosed!: () => void;
+  /**
+   * Warden: settles once the query has ended and the CLI process, and everything it started, is gone.
+   * Never rejects. Useful after close() or an abort, whose iteration ends before the CLI has exited.
+   */
+  readonly closed: Promise<void> = new Promise((resolve) => (this.#resolveClosed = resolve));
 
   constructor(prompt: Prompt, options: Options) {
     this.#options = options;
@@ -258,9 +272,13 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
         : new ControlChannelClosedError('the CLI exited', { cause: error });
     const live = this.#settledLive;
     live?.channel.dispose(this.#closing ? new ControlChannelClosedError('the query was closed') : cause);
-    void this.#mcp.close();
-    void live?.transport.close();
     this.#queue.end(error);
+    // Iteration ends at once; the CLI's own shutdown (stdin EOF → SIGTERM → SIGKILL) settles `closed`.
+    const transportClosed = this.#live.then(
+      ({ transport }) => transport.close(),
+      () => undefined,
+    );
+    void Promise.allSettled([this.#mcp.close(), transportClosed]).then(() => this.#resolveClosed());
   }
 
   // --- AsyncGenerator ---
@@ -290,9 +308,9 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     this.#shutdown(undefined);
   }
 
-  async interrupt(): Promise<Record<string, unknown> | undefined> {
+  async interrupt(): Promise<SDKControlInterruptResponse | undefined> {
     const response = await this.#request('interrupt');
-    return Array.isArray(response.still_queued) ? response : undefined;
+    return Array.isArray(response.still_queued) ? (response as SDKControlInterruptResponse) : undefined;
   }
 
   async setPermissionMode(mode: PermissionMode): Promise<void> {
@@ -307,28 +325,29 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     await this.#request('stop_task', { task_id: taskId });
   }
 
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<McpServerStatus[]> {
     const response = await this.#request('mcp_status');
-    return Array.isArray(response.mcpServers) ? (response.mcpServers as unknown[]) : [];
+    return Array.isArray(response.mcpServers) ? (response.mcpServers as McpServerStatus[]) : [];
   }
 
-  async initializationResult(): Promise<Record<string, unknown>> {
+  async initializationResult(): Promise<SDKControlInitializeResponse> {
     await this.#live;
     if (this.#initialize === undefined) throw new ControlChannelClosedError('the query was closed');
-    return this.#initialize;
+    // The CLI's reply, untouched; typed as the official SDK types it.
+    return (await this.#initialize) as SDKControlInitializeResponse;
   }
 
-  async supportedCommands(): Promise<unknown[]> {
+  async supportedCommands(): Promise<SlashCommand[]> {
     const init = await this.initializationResult();
-    return Array.isArray(init.commands) ? (init.commands as unknown[]) : [];
+    return Array.isArray(init.commands) ? init.commands : [];
   }
 
-  async supportedModels(): Promise<unknown[]> {
+  async supportedModels(): Promise<ModelInfo[]> {
     const init = await this.initializationResult();
-    return Array.isArray(init.models) ? (init.models as unknown[]) : [];
+    return Array.isArray(init.models) ? init.models : [];
   }
 
-  async accountInfo(): Promise<unknown> {
+  async accountInfo(): Promise<AccountInfo> {
     return (await this.initializationResult()).account;
   }
 

@@ -103,6 +103,8 @@ export class LiveSession {
       this.input.end();
       this.#onEnded(this, failure);
     }
+    // Iteration can end before the process has exited (after close()); "finished" means it is gone.
+    await this.query.closed;
   }
 
   #onFrame(frame: Frame): void {

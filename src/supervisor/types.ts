@@ -17,6 +17,8 @@ export interface SupervisedQuery extends AsyncIterable<SDKMessage> {
   interrupt(): Promise<unknown>;
   stopTask(taskId: string): Promise<void>;
   close(): void;
+  /** Settles when the CLI process is gone (Warden's query has it; a scripted stand-in may not). */
+  readonly closed?: Promise<void>;
 }
 
 export type QueryFunction = (args: {

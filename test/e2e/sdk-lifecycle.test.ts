@@ -124,9 +124,8 @@ describe('query() lifecycle against the real CLI', { timeout: 120_000 }, () => {
     q.close();
     await done;
     await assert.rejects(q.interrupt(), { code: 'CONTROL_CHANNEL_CLOSED' });
-    // close() escalates to SIGTERM; wait for the CLI to be gone rather than sleeping.
-    for (let i = 0; i < 200 && processesUsingHome(session.scratch.home).length > 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    // Iteration ended at once; `closed` settles when the CLI is gone.
+    await q.closed;
     assertNoProcessLeft(session);
   });
 
