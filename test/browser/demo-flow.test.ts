@@ -1,0 +1,108 @@
+// The demo flow, end to end in Chromium: a thread's agent launches a background subagent and ends its
+// turn; the subagent's permission request reaches the inbox after the root run completed (and the inbox
+// says so); one click approves it; the subagent finishes, and the thread view shows the subagent
+// completed, its tool result, and the follow-up turn the CLI started by itself. Meanwhile another
+// thread's Edit waits in the same inbox, previewed as a diff.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import type { Locator } from 'playwright-core';
+
+import { signal } from '../e2e/helpers/sdk-session.js';
+import { openBrowser } from './helpers/browser.js';
+import { DEMO_PROMPT, EDIT_PROMPT, NOTES, SUBAGENT_DESCRIPTION, demoScript } from './helpers/scenarios.js';
+import { threadWaitingForApproval } from './helpers/threads.js';
+import { startWarden } from './helpers/warden.js';
+
+test(
+  'a subagent’s approval after its run completed is answered from the inbox',
+  { timeout: 120_000 },
+  async (t) => {
+    const rootEnded = signal();
+    const warden = await startWarden(t, (scratch) => demoScript(rootEnded.promise, scratch.cwd));
+    void warden.waitForEvent((e) => e.type === 'run.ended').then(() => rootEnded.fire());
+    const { page, screenshot } = await openBrowser(warden);
+
+    // Start the thread from the form.
+    await page.getByRole('link', { name: 'New thread' }).click();
+    await page.getByLabel('Working folder').fill(warden.scratch.cwd);
+    await page.getByLabel('First message (optional)').fill(DEMO_PROMPT);
+    await page.getByRole('button', { name: 'Start thread' }).click();
+    await page.waitForURL(/#\/threads\//);
+    const timeline = page.locator('.timeline');
+    await timeline.locator('.subagent-item', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
+    const demoId = decodeURIComponent(page.url().split('#/threads/')[1] ?? '');
+
+    // Another thread asks to edit a file meanwhile: the inbox gathers approvals across threads.
+    writeFileSync(join(warden.scratch.cwd, 'NOTES.md'), NOTES);
+    const edit = await threadWaitingForApproval(warden, EDIT_PROMPT);
+
+    // The subagent's approval arrives in the inbox once the root run has completed.
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const card = page.locator('.approval', { hasText: '/etc/hostname' });
+    await card.waitFor();
+    await assertText(card.locator('.run-state'), 'run completed');
+    await assertText(card.locator('.context'), 'Run 1, started by you');
+    await assertText(card.locator('.subagent-tag'), `subagent: ${SUBAGENT_DESCRIPTION}`);
+    await assertText(card.locator('.tool'), 'Read');
+    assert.match(
+      (await card.locator('.after-run').textContent()) ?? '',
+      /ended \d+s ago; its background subagent is still waiting/,
+    );
+    assert.match((await card.locator('.waited').textContent()) ?? '', /waiting \d+s/);
+    assert.equal(
+      warden.supervisor.getThread(demoId).runs[0]?.status,
+      'completed',
+      'the root run had completed',
+    );
+
+    const editCard = page.locator('.approval', { hasText: 'NOTES.md' });
+    const diff = (await editCard.locator('pre.diff').textContent()) ?? '';
+    assert.match(diff, /^- The inbox is a prototype\.$/m);
+    assert.match(diff, /^\+ The inbox works on laptops and phones\.$/m);
+    assert.match(diff, /^ {2}Nothing is tested yet\.$/m, 'unchanged lines are context');
+    saveForDocs('inbox', await screenshot('demo-inbox'));
+
+    await card.getByRole('button', { name: /Approve once/ }).click();
+    await card.waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.approval').count(), 1, 'the edit still waits');
+    assert.equal(warden.supervisor.getApproval(edit.approvalId).status, 'pending');
+
+    // The thread view tells the rest of the story.
+    await page.locator(`.thread-list a[data-thread-id="${demoId}"]`).click();
+    await timeline.locator('.subagent-item.completed', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
+    const read = timeline.locator('.item.tool-call', { hasText: '/etc/hostname' });
+    await assertText(read.locator('.badge'), 'approved by you');
+    await read.locator('details.result summary').click();
+    assert.match(
+      (await read.locator('details.result pre').textContent()) ?? '',
+      /\S/,
+      'the tool result is shown',
+    );
+    await assertText(
+      timeline.locator('.run-boundary').nth(1),
+      'started by the CLI after a subagent reported',
+    );
+    await timeline.getByText('The background agent reported back: the host is inspected.').waitFor();
+    await page.locator('.tree-subagent.completed', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
+
+    const [approval] = warden.supervisor.listApprovals({ threadId: demoId });
+    assert.equal(approval?.status, 'allowed');
+    assert.equal(approval?.decision?.by, 'user');
+    saveForDocs('thread', await screenshot('demo-thread'));
+  },
+);
+
+/** Refreshes the README's screenshot when WARDEN_UPDATE_SCREENSHOTS=1. */
+function saveForDocs(name: string, path: string): void {
+  if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
+  mkdirSync('docs/screenshots', { recursive: true });
+  copyFileSync(path, `docs/screenshots/${name}.png`);
+}
+
+async function assertText(locator: Locator, expected: string): Promise<void> {
+  await locator.filter({ hasText: expected }).first().waitFor();
+  assert.ok(((await locator.first().textContent()) ?? '').includes(expected), `shows “${expected}”`);
+}

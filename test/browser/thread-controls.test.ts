@@ -1,0 +1,46 @@
+// The thread view's own controls: answering an approval inline in the conversation, switching the mode,
+// sending the next message from the box, and stopping the CLI.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { openBrowser } from './helpers/browser.js';
+import { writeScript } from './helpers/scenarios.js';
+import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
+import { startWarden } from './helpers/warden.js';
+
+test(
+  'approves inline, switches the mode, sends a message and stops the thread',
+  { timeout: 120_000 },
+  async (t) => {
+    const warden = await startWarden(t, () => writeScript(['one', 'two']));
+    const { threadId, approvalId } = await threadWaitingForApproval(warden, '[[one]] make a file');
+    const { page } = await openBrowser(warden);
+    await page.goto(`${warden.server.url}/#/threads/${threadId}`);
+
+    const timeline = page.locator('.timeline');
+    const first = timeline.locator('.item.tool-call', { hasText: 'touch one.txt' });
+    await first.locator('.badge.pending').waitFor();
+    await first.getByRole('button', { name: /Always allow/ }).click();
+    await first.locator('.badge.allowed', { hasText: 'always allowed by you' }).waitFor();
+    await runEnded(warden, threadId);
+    assert.equal(warden.supervisor.getApproval(approvalId).decision?.behavior, 'allow_always');
+
+    await page.getByLabel('Full access').check();
+    await page.locator('.toast', { hasText: 'Mode: Full access' }).waitFor();
+    assert.equal(warden.supervisor.getThread(threadId).thread.mode, 'full-access');
+
+    await page.getByLabel('Message').fill('[[two]] and one more');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await timeline.locator('.message.user', { hasText: '[[two]] and one more' }).waitFor();
+    const second = timeline.locator('.item.tool-call', { hasText: 'touch two.txt' });
+    await second.locator('details.result').waitFor();
+    assert.equal(await second.locator('.badge.pending').count(), 0, 'full access did not ask');
+    await timeline.locator('.run-boundary').nth(1).locator('.status.completed').waitFor();
+    assert.equal(warden.supervisor.listApprovals({ threadId }).length, 1, 'only the first call asked');
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.thread-status', { hasText: 'idle' }).waitFor();
+    assert.equal(warden.supervisor.getThread(threadId).thread.status, 'idle');
+    assert.equal(await page.getByRole('button', { name: 'Interrupt' }).isDisabled(), true);
+  },
+);

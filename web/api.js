@@ -1,0 +1,156 @@
+// @ts-check
+// The HTTP API, one function per call. Same origin, so the login cookie goes along by itself. A failed
+// call throws ApiError carrying the HTTP status and the server's `{error: {code, message}}`.
+
+/** @import { ApprovalItem, Decision, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView } from './types.js' */
+
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(status, code, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+async function call(method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { accept: 'application/json' }, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (cause) {
+    throw new ApiError(0, 'NETWORK', `The server cannot be reached (${String(cause)})`);
+  }
+  const text = await response.text();
+  /** @type {any} */
+  let json = null;
+  try {
+    json = text === '' ? null : JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  if (!response.ok) {
+    const error = json?.error;
+    throw new ApiError(
+      response.status,
+      typeof error?.code === 'string' ? error.code : `HTTP_${response.status}`,
+      typeof error?.message === 'string' ? error.message : `${method} ${path}: ${response.status}`,
+    );
+  }
+  return json;
+}
+
+/**
+ * Threads for the sidebar, and the newest event seq at the time: where the live stream starts.
+ * @returns {Promise<{ threads: ThreadListItem[], lastSeq: number }>}
+ */
+export async function listThreads() {
+  const json = await call('GET', '/api/threads');
+  return { threads: json?.threads ?? [], lastSeq: json?.lastSeq ?? 0 };
+}
+
+/**
+ * @param {string} threadId
+ * @returns {Promise<ThreadView>}
+ */
+export function getThread(threadId) {
+  return call('GET', `/api/threads/${encodeURIComponent(threadId)}`);
+}
+
+/**
+ * All of the thread's events after `since` (a global seq), page by page.
+ * @param {string} threadId
+ * @param {number} since
+ * @returns {Promise<StoredEvent[]>}
+ */
+export async function threadEvents(threadId, since) {
+  /** @type {StoredEvent[]} */
+  const events = [];
+  for (let cursor = since; ;) {
+    const json = await call(
+      'GET',
+      `/api/threads/${encodeURIComponent(threadId)}/events?since=${cursor}&limit=1000`,
+    );
+    const page = Array.isArray(json?.events) ? json.events : [];
+    events.push(...page);
+    const next = typeof json?.lastSeq === 'number' ? json.lastSeq : (page.at(-1)?.seq ?? cursor);
+    if (json?.more !== true || page.length === 0 || next <= cursor) return events;
+    cursor = next;
+  }
+}
+
+/** @returns {Promise<{ version: string, defaultCwd: string } | null>} what the server proposes, if it says */
+export async function info() {
+  try {
+    return await call('GET', '/api/info');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {NewThreadInput} input
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function createThread(input) {
+  const json = await call('POST', '/api/threads', input);
+  return json.thread;
+}
+
+/**
+ * @param {string} threadId
+ * @param {string} text
+ */
+export function sendMessage(threadId, text) {
+  return call('POST', `/api/threads/${encodeURIComponent(threadId)}/messages`, { text });
+}
+
+/** @param {string} threadId */
+export function interruptThread(threadId) {
+  return call('POST', `/api/threads/${encodeURIComponent(threadId)}/interrupt`);
+}
+
+/** @param {string} threadId */
+export function stopThread(threadId) {
+  return call('POST', `/api/threads/${encodeURIComponent(threadId)}/stop`);
+}
+
+/**
+ * @param {string} threadId
+ * @param {ThreadMode} mode
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function setMode(threadId, mode) {
+  const json = await call('PATCH', `/api/threads/${encodeURIComponent(threadId)}`, { mode });
+  return json?.thread ?? json;
+}
+
+/** @returns {Promise<{ approvals: ApprovalItem[], lastSeq: number }>} */
+export async function pendingApprovals() {
+  const json = await call('GET', '/api/approvals?status=pending');
+  return { approvals: json?.approvals ?? [], lastSeq: json?.lastSeq ?? 0 };
+}
+
+/**
+ * @param {string} approvalId
+ * @param {Decision} decision
+ */
+export function decide(approvalId, decision) {
+  return call('POST', `/api/approvals/${encodeURIComponent(approvalId)}/decision`, decision);
+}

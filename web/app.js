@@ -1,0 +1,138 @@
+// @ts-check
+// The page: loads the snapshots, follows the live stream, and shows one view at a time chosen by the
+// URL's hash — the inbox (#/), a thread (#/threads/<id>) or the new-thread form (#/new).
+
+import * as api from './api.js';
+import { connectionIndicator } from './connection.js';
+import { byId, h, replace } from './dom.js';
+import { InboxView } from './inbox.js';
+import { SHORTCUTS, installShortcuts } from './keys.js';
+import { LiveStream } from './live.js';
+import { renderNewThread } from './new-thread.js';
+import { State } from './state.js';
+import { renderThreadList } from './thread-list.js';
+import { ThreadView } from './thread-view.js';
+import { startTicker, tickNow } from './ticker.js';
+
+const state = new State();
+const main = byId('main', HTMLElement);
+const threadsBox = byId('threads', HTMLElement);
+const inboxCount = byId('inbox-count', HTMLElement);
+const help = byId('help', HTMLDialogElement);
+
+/** @type {{ kind: 'inbox', view: InboxView } | { kind: 'thread', view: ThreadView } | { kind: 'new' } | undefined} */
+let current;
+/** Threads whose records were asked for: the inbox asks once per thread, live events do the rest. */
+const requested = new Set();
+
+/** @param {string} threadId */
+function needThread(threadId) {
+  if (requested.has(threadId)) return;
+  requested.add(threadId);
+  api.getThread(threadId).then(
+    (view) => state.addThreadView(view),
+    () => requested.delete(threadId),
+  );
+}
+
+function route() {
+  if (current?.kind === 'thread') current.view.close();
+  main.replaceChildren();
+  const hash = location.hash;
+  const threadMatch = /^#\/threads\/([^/]+)$/.exec(hash);
+  if (threadMatch?.[1] !== undefined) {
+    const view = new ThreadView(main, state, decodeURIComponent(threadMatch[1]));
+    current = { kind: 'thread', view };
+    void view.load();
+  } else if (hash === '#/new') {
+    current = { kind: 'new' };
+    renderNewThread(main, state, (id) => go(`#/threads/${encodeURIComponent(id)}`));
+  } else {
+    current = { kind: 'inbox', view: new InboxView(main, state, needThread) };
+  }
+  render();
+  main.focus({ preventScroll: true });
+}
+
+/** @param {string} hash */
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function render() {
+  if (current?.kind === 'inbox' || current?.kind === 'thread') current.view.render();
+  renderThreadList(threadsBox, state, current?.kind === 'thread' ? current.view.threadId : undefined);
+  const count = state.pending().length;
+  inboxCount.hidden = count === 0;
+  inboxCount.textContent = String(count);
+  document.title = count > 0 ? `(${count}) Warden` : 'Warden';
+  tickNow();
+}
+
+function fillHelp() {
+  replace(
+    byId('help-list', HTMLElement),
+    SHORTCUTS.map(([keys, what]) => [h('dt', {}, h('kbd', {}, keys)), h('dd', {}, what)]),
+  );
+}
+
+async function start() {
+  fillHelp();
+  startTicker();
+  installShortcuts({ inbox: () => (current?.kind === 'inbox' ? current.view : undefined), go, help });
+  byId('help-button', HTMLButtonElement).addEventListener('click', () => help.showModal());
+  let snapshot;
+  try {
+    snapshot = await Promise.all([api.listThreads(), api.pendingApprovals()]);
+  } catch (error) {
+    showStartError(error);
+    return;
+  }
+  const [threads, approvals] = snapshot;
+  for (const thread of threads.threads) state.addThread(thread);
+  for (const approval of approvals.approvals) state.addApproval(approval);
+  // The older of the two snapshots: events after it are replayed, and replays are harmless.
+  state.lastSeq = Math.min(threads.lastSeq, approvals.lastSeq);
+  state.subscribe(render);
+  window.addEventListener('hashchange', route);
+  route();
+
+  const live = new LiveStream({
+    since: () => state.lastSeq,
+    onEvent: (event) => state.apply(event),
+    onConnection: connectionIndicator(() => live.retryNow()),
+  });
+  live.start();
+  // Come back at once when the network or the tab does, instead of waiting out the backoff.
+  window.addEventListener('online', () => live.retryNow());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') live.retryNow();
+  });
+}
+
+/** @param {unknown} error */
+function showStartError(error) {
+  const unauthorized = error instanceof api.ApiError && error.status === 401;
+  replace(
+    main,
+    h(
+      'section',
+      { class: 'start-error', role: 'alert' },
+      h('h1', {}, unauthorized ? 'Not logged in' : 'Warden is not reachable'),
+      unauthorized
+        ? h(
+            'p',
+            {},
+            'Open the login link that the warden command printed when it started (it ends in /login?token=…).',
+          )
+        : h(
+            'p',
+            {},
+            `${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`,
+          ),
+    ),
+  );
+}
+
+void start();

@@ -1,0 +1,44 @@
+// @ts-check
+// Answering an approval. The inbox hides the approval at once (optimistic), then the server's answer
+// settles it: the live `approval.decided` event confirms it; a 409 means someone (another tab, a
+// person at the terminal, a mode change) settled it first, which is fine — it leaves the inbox with a
+// note; any other failure brings it back so the decision can be retried.
+
+import { ApiError, decide as postDecision } from './api.js';
+import { toast } from './toast.js';
+
+/** @import { Decision } from './types.js' */
+/** @import { State } from './state.js' */
+
+const DONE = { allow: 'Approved', allow_always: 'Always allowed', deny: 'Denied' };
+
+/**
+ * @param {State} state
+ * @param {string} approvalId
+ * @param {Decision} decision
+ * @returns {Promise<boolean>} whether the decision was accepted
+ */
+export async function decideApproval(state, approvalId, decision) {
+  const approval = state.approvals.get(approvalId);
+  if (approval === undefined || approval.status !== 'pending' || state.deciding.has(approvalId)) return false;
+  state.deciding.add(approvalId);
+  state.changed();
+  try {
+    await postDecision(approvalId, decision);
+    toast(`${DONE[decision.behavior]}: ${approval.toolName}`);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      // Settled elsewhere: it stays hidden, and the live event that settled it will say how.
+      toast(`Already settled elsewhere: ${error.message}`, 'warn');
+    } else {
+      state.deciding.delete(approvalId);
+      toast(
+        `Could not send the decision: ${error instanceof Error ? error.message : String(error)}`,
+        'error',
+      );
+    }
+    state.changed();
+    return false;
+  }
+}

@@ -1,0 +1,206 @@
+// @ts-check
+// The inbox: every pending approval across threads, the one waiting longest first. Cards are kept by
+// approval id between renders, so a deny message being typed survives the live updates around it;
+// only the parts that change (run and subagent state) are redrawn.
+
+import { approvalActions } from './approval-actions.js';
+import { h, replace } from './dom.js';
+import { folderName, runStateLabel, triggerLabel } from './format.js';
+import { preview, title } from './preview.js';
+
+/** @import { State } from './state.js' */
+/** @import { ApprovalItem } from './types.js' */
+
+export class InboxView {
+  /** @type {Map<string, { card: HTMLElement, context: HTMLElement }>} */ #cards = new Map();
+  /** @type {string | undefined} */ selectedId;
+
+  /**
+   * @param {HTMLElement} root
+   * @param {State} state
+   * @param {(threadId: string) => void} needThread asks for a thread the page has not loaded yet
+   */
+  constructor(root, state, needThread) {
+    this.root = root;
+    this.state = state;
+    this.needThread = needThread;
+    this.list = h('ul', { class: 'approvals', 'aria-label': 'Pending approvals' });
+    this.empty = h(
+      'p',
+      { class: 'empty' },
+      'Nothing is waiting for you. Approvals from every thread appear here, also after their turn has ended.',
+    );
+    this.heading = h('h1', { id: 'inbox-heading' }, 'Inbox');
+    root.append(
+      h(
+        'section',
+        { 'aria-labelledby': 'inbox-heading', class: 'inbox' },
+        h(
+          'div',
+          { class: 'view-head' },
+          this.heading,
+          h('p', { class: 'muted hint' }, 'j/k to move · a approve · A always · d deny · ? help'),
+        ),
+        this.empty,
+        this.list,
+      ),
+    );
+  }
+
+  render() {
+    const pending = this.state.pending();
+    const ids = new Set(pending.map((a) => a.id));
+    for (const [id, { card }] of this.#cards)
+      if (!ids.has(id)) {
+        card.remove();
+        this.#cards.delete(id);
+      }
+    if (this.selectedId !== undefined && !ids.has(this.selectedId)) this.selectedId = undefined;
+    this.selectedId ??= pending[0]?.id;
+    /** @type {Element | null} */
+    let previous = null;
+    for (const approval of pending) {
+      let entry = this.#cards.get(approval.id);
+      if (entry === undefined) {
+        entry = this.#card(approval);
+        this.#cards.set(approval.id, entry);
+      }
+      replace(entry.context, this.#context(approval));
+      entry.card.classList.toggle('selected', approval.id === this.selectedId);
+      entry.card.setAttribute('aria-current', approval.id === this.selectedId ? 'true' : 'false');
+      // Keep DOM order equal to the list order without moving cards that are already in place.
+      /** @type {Element | null} */
+      const expected = previous === null ? this.list.firstElementChild : previous.nextElementSibling;
+      if (expected !== entry.card) this.list.insertBefore(entry.card, expected);
+      previous = entry.card;
+    }
+    this.empty.hidden = pending.length > 0;
+    this.heading.textContent = pending.length > 0 ? `Inbox (${pending.length})` : 'Inbox';
+  }
+
+  /**
+   * Moves the selection by `delta` cards and brings the card into view.
+   * @param {number} delta
+   */
+  move(delta) {
+    const pending = this.state.pending();
+    if (pending.length === 0) return;
+    const index = pending.findIndex((a) => a.id === this.selectedId);
+    const next = pending[Math.min(pending.length - 1, Math.max(0, index + delta))];
+    this.selectedId = next?.id;
+    this.render();
+    const card = next === undefined ? undefined : this.#cards.get(next.id)?.card;
+    card?.focus();
+    card?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** @returns {ApprovalItem | undefined} */
+  selected() {
+    return this.selectedId === undefined ? undefined : this.state.approvals.get(this.selectedId);
+  }
+
+  /** The selected card's element, for shortcuts that press its buttons. */
+  selectedCard() {
+    return this.selectedId === undefined ? undefined : this.#cards.get(this.selectedId)?.card;
+  }
+
+  /** @param {ApprovalItem} approval */
+  #card(approval) {
+    const context = h('p', { class: 'context' });
+    const titleId = `approval-title-${approval.id}`;
+    const line = title(approval.toolName, approval.input);
+    const card = h(
+      'li',
+      {
+        class: 'approval card',
+        tabindex: '-1',
+        'data-approval-id': approval.id,
+        'aria-labelledby': titleId,
+        onfocusin: () => {
+          if (this.selectedId === approval.id) return;
+          this.selectedId = approval.id;
+          this.render();
+        },
+      },
+      h(
+        'div',
+        { class: 'card-head' },
+        h(
+          'h2',
+          { id: titleId, class: 'title' },
+          h('span', { class: 'tool' }, approval.toolName),
+          line
+            ? h(
+                'span',
+                {
+                  class: `summary${approval.toolName === 'Bash' && approval.input.description ? ' prose' : ''}`,
+                },
+                line,
+              )
+            : null,
+        ),
+        h(
+          'span',
+          { class: 'waited' },
+          'waiting ',
+          h('time', { 'data-since': approval.createdAt, datetime: approval.createdAt }, ''),
+        ),
+      ),
+      context,
+      preview(approval.toolName, approval.input),
+      approval.decisionReason
+        ? h('p', { class: 'muted reason' }, `Why the CLI asks: ${approval.decisionReason}`)
+        : null,
+      approval.blockedPath
+        ? h('p', { class: 'muted reason' }, 'Path in question: ', h('code', {}, approval.blockedPath))
+        : null,
+      approvalActions(this.state, approval, { shortcuts: true }),
+    );
+    return { card, context };
+  }
+
+  /**
+   * Where the request comes from: the thread, the run (and whether its turn already ended), the subagent.
+   * @param {ApprovalItem} approval
+   */
+  #context(approval) {
+    const thread = this.state.threads.get(approval.threadId);
+    const run = this.state.runs.get(approval.runId);
+    // Run numbers and subagent names need the thread's whole record set, not just what arrived live.
+    this.needThread(approval.threadId);
+    const subagent = approval.subagentId === null ? undefined : this.state.subagents.get(approval.subagentId);
+    const finished = run !== undefined && run.status !== 'running' && run.status !== 'queued';
+    return [
+      h(
+        'a',
+        { href: `#/threads/${encodeURIComponent(approval.threadId)}`, class: 'thread-link' },
+        folderName(thread?.cwd ?? approval.cwd ?? 'thread'),
+      ),
+      ' · ',
+      run ? `Run ${this.state.runsOf(run.threadId).indexOf(run) + 1}, ${triggerLabel(run.trigger)} · ` : null,
+      h('span', { class: `run-state ${run?.status ?? 'unknown'}` }, runStateLabel(run)),
+      approval.subagentId !== null
+        ? [
+            ' · ',
+            h(
+              'span',
+              { class: 'subagent-tag' },
+              `subagent: ${subagent?.description ?? approval.subagentDescription ?? approval.subagentId}`,
+              subagent && subagent.status !== 'running' ? ` (${subagent.status})` : '',
+            ),
+          ]
+        : null,
+      finished && approval.subagentId !== null
+        ? h(
+            'span',
+            { class: 'after-run' },
+            'The turn that started it ended',
+            run.endedAt
+              ? [' ', h('time', { 'data-since': run.endedAt, datetime: run.endedAt }, ''), ' ago']
+              : '',
+            '; its background subagent is still waiting for you.',
+          )
+        : null,
+    ];
+  }
+}

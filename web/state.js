@@ -1,0 +1,300 @@
+// @ts-check
+// What the page knows: threads, runs, subagents and approvals, folded from REST snapshots and live
+// events. Snapshots and replayed events can arrive in any order (a reconnect replays what a snapshot
+// already showed), so every merge only moves a record forward — a settled approval never turns pending
+// again, a finished run never runs again — and applying the same event twice changes nothing.
+
+/** @import { ApprovalItem, RunRecord, StoredEvent, SubagentRecord, ThreadListItem, ThreadRecord, ThreadView } from './types.js' */
+
+const APPROVAL_RANK = { pending: 0, allowed: 1, denied: 1, cancelled: 1, expired: 1 };
+const RUN_RANK = { queued: 0, running: 1, completed: 2, failed: 2, interrupted: 2 };
+const SUBAGENT_RANK = { running: 0, completed: 1, failed: 1, stopped: 1, lost: 1 };
+
+/**
+ * @template T
+ * @param {Map<string, T>} map
+ * @param {string} id
+ * @param {T} incoming
+ * @param {(existing: T, incoming: T) => boolean} newer whether `incoming` may replace `existing`
+ */
+function merge(map, id, incoming, newer) {
+  const existing = map.get(id);
+  if (existing === undefined) map.set(id, incoming);
+  else if (newer(existing, incoming)) map.set(id, { ...existing, ...incoming });
+}
+
+export class State {
+  /** @type {Map<string, ThreadRecord & Partial<ThreadListItem>>} */ threads = new Map();
+  /** @type {Map<string, RunRecord>} */ runs = new Map();
+  /** @type {Map<string, SubagentRecord>} */ subagents = new Map();
+  /** @type {Map<string, ApprovalItem>} */ approvals = new Map();
+  /** Approvals this page has answered and is waiting to hear back about: hidden from the inbox. */
+  /** @type {Set<string>} */ deciding = new Set();
+  /** The event logs of the threads a view keeps open, keyed by thread, each sorted by seq. */
+  /** @type {Map<string, StoredEvent[]>} */ logs = new Map();
+  /** The highest global seq applied: where a reconnect resumes. */
+  lastSeq = 0;
+  /** @type {Set<() => void>} */ #listeners = new Set();
+  #scheduled = false;
+
+  /** @param {() => void} listener called once per batch of changes */
+  subscribe(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Coalesces a burst of changes (a replay can bring hundreds of events) into one render. */
+  changed() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      for (const listener of this.#listeners) listener();
+    });
+  }
+
+  /** @param {ThreadRecord & Partial<ThreadListItem>} thread */
+  addThread(thread) {
+    merge(this.threads, thread.id, thread, (a, b) => b.lastThreadSeq >= a.lastThreadSeq);
+    this.changed();
+  }
+
+  /** @param {ThreadView} view */
+  addThreadView(view) {
+    this.addThread(view.thread);
+    for (const run of view.runs) this.#addRun(run);
+    for (const subagent of view.subagents) this.#addSubagent(subagent);
+    for (const approval of view.approvals) this.addApproval(approval);
+    this.changed();
+  }
+
+  /** @param {ApprovalItem} approval */
+  addApproval(approval) {
+    merge(
+      this.approvals,
+      approval.id,
+      approval,
+      (a, b) => APPROVAL_RANK[b.status] >= APPROVAL_RANK[a.status],
+    );
+    this.changed();
+  }
+
+  /** @param {RunRecord} run */
+  #addRun(run) {
+    merge(this.runs, run.id, run, (a, b) => RUN_RANK[b.status] >= RUN_RANK[a.status]);
+  }
+
+  /** @param {SubagentRecord} subagent */
+  #addSubagent(subagent) {
+    merge(
+      this.subagents,
+      subagent.id,
+      subagent,
+      (a, b) => SUBAGENT_RANK[b.status] >= SUBAGENT_RANK[a.status],
+    );
+  }
+
+  /** @returns {ApprovalItem[]} pending approvals, oldest first (the one waiting longest leads) */
+  pending() {
+    return [...this.approvals.values()]
+      .filter((a) => a.status === 'pending' && !this.deciding.has(a.id))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** @param {string} threadId */
+  runsOf(threadId) {
+    return [...this.runs.values()]
+      .filter((r) => r.threadId === threadId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** @param {string} threadId */
+  subagentsOf(threadId) {
+    return [...this.subagents.values()].filter((s) => s.threadId === threadId);
+  }
+
+  /**
+   * A live event: folds it into the records, and into the thread's log when a view keeps one open.
+   * @param {StoredEvent} event
+   */
+  apply(event) {
+    if (event.seq > this.lastSeq) this.lastSeq = event.seq;
+    this.applyHistory(event);
+  }
+
+  /**
+   * An event read from a thread's history. It says nothing about other threads, so it must not move
+   * `lastSeq`: the live stream would then skip their events in between.
+   * @param {StoredEvent} event
+   */
+  applyHistory(event) {
+    this.#fold(event);
+    const log = this.logs.get(event.threadId);
+    if (log !== undefined) insertEvent(log, event);
+    this.changed();
+  }
+
+  /**
+   * @param {StoredEvent} event
+   */
+  #fold(event) {
+    const { threadId, at, data } = event;
+    switch (event.type) {
+      case 'thread.created':
+        this.addThread({
+          id: threadId,
+          cwd: data.cwd,
+          mode: data.mode,
+          model: data.model ?? null,
+          status: 'idle',
+          lastThreadSeq: event.threadSeq,
+          createdAt: at,
+          updatedAt: at,
+        });
+        break;
+      case 'message.user': {
+        // The thread list names a thread by its first message.
+        const thread = this.threads.get(threadId);
+        if (thread !== undefined && !thread.title)
+          this.threads.set(threadId, { ...thread, title: data.text });
+        break;
+      }
+      case 'thread.mode_changed':
+        this.#patchThread(event, { mode: data.mode });
+        break;
+      case 'session.started':
+        this.#patchThread(event, { status: 'live' });
+        break;
+      case 'session.stopping':
+        this.#patchThread(event, { status: 'stopping' });
+        break;
+      case 'session.ended':
+        this.#patchThread(event, { status: 'idle' });
+        break;
+      case 'run.created':
+        this.#addRun({
+          id: data.runId,
+          threadId,
+          status: data.status,
+          trigger: data.trigger,
+          prompt: data.prompt ?? null,
+          reason: null,
+          createdAt: at,
+          endedAt: null,
+          releasedAt: null,
+        });
+        break;
+      case 'run.started':
+        this.#patchRun(data.runId, { status: 'running' });
+        break;
+      case 'run.ended': {
+        const kind = data.origin?.kind;
+        this.#patchRun(data.runId, {
+          status: data.status,
+          reason: data.reason ?? null,
+          endedAt: at,
+          ...(typeof kind === 'string' ? { trigger: kind } : {}),
+        });
+        break;
+      }
+      case 'run.released':
+        this.#patchRun(data.runId, { releasedAt: at });
+        break;
+      case 'subagent.started':
+        this.#addSubagent({
+          id: data.subagentId,
+          threadId,
+          runId: data.runId,
+          toolUseId: data.toolUseId ?? null,
+          description: data.description ?? null,
+          status: 'running',
+          summary: null,
+          startedAt: at,
+          endedAt: null,
+        });
+        break;
+      case 'subagent.ended': {
+        const subagent = this.subagents.get(data.subagentId);
+        if (subagent !== undefined)
+          this.#addSubagent({ ...subagent, status: data.status, summary: data.summary ?? null, endedAt: at });
+        break;
+      }
+      case 'approval.requested':
+        this.addApproval({
+          id: data.approvalId,
+          threadId,
+          runId: data.runId,
+          subagentId: data.subagentId ?? null,
+          toolName: data.toolName,
+          input: data.input ?? {},
+          toolUseId: data.toolUseId,
+          blockedPath: data.blockedPath ?? null,
+          decisionReason: data.decisionReason ?? null,
+          status: 'pending',
+          reason: null,
+          createdAt: at,
+        });
+        break;
+      case 'approval.decided':
+        this.#settle(data.approvalId, data.behavior === 'deny' ? 'denied' : 'allowed', null);
+        break;
+      case 'approval.cancelled':
+        this.#settle(data.approvalId, 'cancelled', data.reason ?? null);
+        break;
+      case 'approval.expired':
+        this.#settle(data.approvalId, 'expired', data.reason ?? null);
+        break;
+      default:
+        // Messages and tool results only matter to the timeline; unknown types are ignored.
+        break;
+    }
+  }
+
+  /**
+   * Thread fields follow the thread's own sequence: an event older than the record changes nothing.
+   * @param {StoredEvent} event
+   * @param {Partial<ThreadRecord>} patch
+   */
+  #patchThread(event, patch) {
+    const thread = this.threads.get(event.threadId);
+    if (thread === undefined || event.threadSeq <= thread.lastThreadSeq) return;
+    this.threads.set(thread.id, { ...thread, ...patch, lastThreadSeq: event.threadSeq, updatedAt: event.at });
+  }
+
+  /**
+   * @param {string} runId
+   * @param {Partial<RunRecord>} patch
+   */
+  #patchRun(runId, patch) {
+    const run = this.runs.get(runId);
+    if (run !== undefined) this.#addRun({ ...run, ...patch });
+  }
+
+  /**
+   * @param {string} approvalId
+   * @param {ApprovalItem['status']} status
+   * @param {string | null} reason
+   */
+  #settle(approvalId, status, reason) {
+    const approval = this.approvals.get(approvalId);
+    this.deciding.delete(approvalId);
+    if (approval !== undefined && approval.status === 'pending')
+      this.approvals.set(approvalId, { ...approval, status, reason });
+  }
+}
+
+/**
+ * Inserts an event into a seq-sorted log unless it is already there.
+ * @param {StoredEvent[]} log
+ * @param {StoredEvent} event
+ */
+export function insertEvent(log, event) {
+  const last = log.at(-1);
+  if (last === undefined || event.seq > last.seq) {
+    log.push(event);
+    return;
+  }
+  if (log.some((e) => e.seq === event.seq)) return;
+  log.push(event);
+  log.sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,216 @@
+// @ts-check
+// One thread: its conversation (timeline), the runs and subagents with live status, the mode switch,
+// interrupt and stop, and the box for the next message. The history comes from the thread's events;
+// live events extend it through the shared state.
+
+import * as api from './api.js';
+import { h, replace } from './dom.js';
+import { MODES, folderName } from './format.js';
+import { subagentTree } from './subagent-tree.js';
+import { buildTimeline } from './timeline.js';
+import { TimelineView } from './timeline-view.js';
+import { toast } from './toast.js';
+
+/** @import { State } from './state.js' */
+/** @import { ThreadMode } from './types.js' */
+
+const STATUS_WORDS = { idle: 'idle (no CLI running)', live: 'CLI running', stopping: 'stopping' };
+
+export class ThreadView {
+  /** @type {ThreadMode | undefined} the mode being sent, shown until the server confirms it */
+  #modeSending;
+  #loaded = false;
+
+  /**
+   * @param {HTMLElement} root
+   * @param {State} state
+   * @param {string} threadId
+   */
+  constructor(root, state, threadId) {
+    this.state = state;
+    this.threadId = threadId;
+    this.timeline = new TimelineView(state);
+    this.title = h('h1', { id: 'thread-heading' }, 'Thread');
+    this.cwd = h('p', { class: 'muted cwd' });
+    this.status = h('span', { class: 'thread-status' });
+    this.tree = h('div', { class: 'tree-box' });
+    /** @type {Map<ThreadMode, HTMLInputElement>} */
+    this.modeInputs = new Map();
+    this.interruptButton = h(
+      'button',
+      { type: 'button', onclick: () => void this.#act('interrupt') },
+      'Interrupt',
+    );
+    this.stopButton = h(
+      'button',
+      { type: 'button', class: 'danger', onclick: () => void this.#act('stop') },
+      'Stop',
+    );
+    this.message = h('textarea', {
+      id: 'composer',
+      name: 'text',
+      rows: '2',
+      placeholder: 'Send the next message…',
+    });
+    this.sendButton = h('button', { type: 'submit', class: 'primary' }, 'Send');
+    this.loading = h('p', { class: 'muted' }, 'Loading the conversation…');
+
+    this.message.addEventListener('keydown', (event) => {
+      // Enter sends, Shift+Enter is a new line (as in most chat boxes).
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.composer.requestSubmit();
+      }
+    });
+    this.composer = h(
+      'form',
+      { class: 'composer', onsubmit: (event) => void this.#send(event) },
+      h('label', { for: 'composer', class: 'visually-hidden' }, 'Message'),
+      this.message,
+      this.sendButton,
+    );
+    root.append(
+      h(
+        'section',
+        { class: 'thread-view', 'aria-labelledby': 'thread-heading' },
+        h(
+          'header',
+          { class: 'thread-head' },
+          h(
+            'div',
+            { class: 'thread-title' },
+            h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
+            this.title,
+            this.cwd,
+            this.status,
+          ),
+          h(
+            'div',
+            { class: 'controls' },
+            this.#modeSwitch(),
+            h('div', { class: 'buttons' }, this.interruptButton, this.stopButton),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'thread-body' },
+          h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer),
+          h(
+            'aside',
+            { class: 'side', 'aria-labelledby': 'tree-heading' },
+            h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
+            this.tree,
+          ),
+        ),
+      ),
+    );
+    state.logs.set(threadId, []);
+  }
+
+  /** Loads the thread and its whole history; live events that arrive meanwhile land in the same log. */
+  async load() {
+    try {
+      const [view, events] = await Promise.all([
+        api.getThread(this.threadId),
+        api.threadEvents(this.threadId, 0),
+      ]);
+      this.state.addThreadView(view);
+      for (const event of events) this.state.applyHistory(event);
+      this.#loaded = true;
+      this.loading.remove();
+      this.render();
+    } catch (error) {
+      this.loading.textContent = `Could not load the thread: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  close() {
+    this.state.logs.delete(this.threadId);
+  }
+
+  render() {
+    const thread = this.state.threads.get(this.threadId);
+    if (thread !== undefined) {
+      this.title.textContent = folderName(thread.cwd);
+      this.cwd.textContent = thread.cwd;
+      replace(
+        this.status,
+        h('span', { class: `dot ${thread.status}`, 'aria-hidden': 'true' }),
+        STATUS_WORDS[thread.status],
+      );
+      const mode = this.#modeSending ?? thread.mode;
+      for (const [value, input] of this.modeInputs) input.checked = value === mode;
+      this.interruptButton.disabled = thread.status !== 'live';
+      this.stopButton.disabled = thread.status !== 'live';
+    }
+    replace(this.tree, subagentTree(this.state, this.threadId));
+    if (this.#loaded) this.timeline.render(buildTimeline(this.state.logs.get(this.threadId) ?? []));
+  }
+
+  #modeSwitch() {
+    const name = `mode-${this.threadId}`;
+    return h(
+      'fieldset',
+      { class: 'mode-switch' },
+      h('legend', {}, 'Mode'),
+      Object.entries(MODES).map(([value, { label, hint }]) => {
+        const mode = /** @type {ThreadMode} */ (value);
+        const id = `${name}-${value}`;
+        const input = h('input', {
+          type: 'radio',
+          name,
+          id,
+          value,
+          onchange: () => void this.#setMode(mode),
+        });
+        this.modeInputs.set(mode, input);
+        return h('span', { class: 'segment' }, input, h('label', { for: id, title: hint }, label));
+      }),
+    );
+  }
+
+  /** @param {ThreadMode} mode */
+  async #setMode(mode) {
+    this.#modeSending = mode;
+    try {
+      this.state.addThread(await api.setMode(this.threadId, mode));
+      toast(`Mode: ${MODES[mode].label}`);
+    } catch (error) {
+      toast(`Could not change the mode: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    } finally {
+      this.#modeSending = undefined;
+      this.render();
+    }
+  }
+
+  /** @param {'interrupt' | 'stop'} action */
+  async #act(action) {
+    const button = action === 'interrupt' ? this.interruptButton : this.stopButton;
+    button.disabled = true;
+    try {
+      await (action === 'interrupt' ? api.interruptThread(this.threadId) : api.stopThread(this.threadId));
+      toast(action === 'interrupt' ? 'Interrupted' : 'Stopped');
+    } catch (error) {
+      toast(`Could not ${action}: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    } finally {
+      this.render();
+    }
+  }
+
+  /** @param {Event} event */
+  async #send(event) {
+    event.preventDefault();
+    const text = this.message.value.trim();
+    if (text === '') return;
+    this.sendButton.disabled = true;
+    try {
+      await api.sendMessage(this.threadId, text);
+      this.message.value = '';
+    } catch (error) {
+      toast(`Could not send: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    } finally {
+      this.sendButton.disabled = false;
+      this.message.focus();
+    }
+  }
+}

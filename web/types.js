@@ -1,0 +1,106 @@
+// @ts-check
+// The shapes the server sends, as JSDoc types for the editor and `tsc --checkJs`. They mirror the
+// supervisor's records (src/store/records.ts) and events (src/store/event-types.ts); keep them in step.
+
+/** @typedef {'supervised' | 'auto-edits' | 'full-access'} ThreadMode */
+
+/**
+ * @typedef {object} ThreadRecord
+ * @property {string} id
+ * @property {string} cwd
+ * @property {ThreadMode} mode
+ * @property {string | null} model
+ * @property {'idle' | 'live' | 'stopping'} status
+ * @property {number} lastThreadSeq
+ * @property {string} createdAt
+ * @property {string} updatedAt
+ */
+
+/**
+ * @typedef {object} RunRecord
+ * @property {string} id
+ * @property {string} threadId
+ * @property {'queued' | 'running' | 'completed' | 'failed' | 'interrupted'} status
+ * @property {string} trigger `human`, `cli`, or the CLI's origin kind such as `task-notification`
+ * @property {string | null} prompt
+ * @property {string | null} reason
+ * @property {string} createdAt
+ * @property {string | null} endedAt
+ * @property {string | null} releasedAt
+ */
+
+/**
+ * @typedef {object} SubagentRecord
+ * @property {string} id
+ * @property {string} threadId
+ * @property {string} runId
+ * @property {string | null} toolUseId
+ * @property {string | null} description
+ * @property {'running' | 'completed' | 'failed' | 'stopped' | 'lost'} status
+ * @property {string | null} summary
+ * @property {string} startedAt
+ * @property {string | null} endedAt
+ */
+
+/**
+ * @typedef {object} ApprovalRecord
+ * @property {string} id
+ * @property {string} threadId
+ * @property {string} runId
+ * @property {string | null} subagentId
+ * @property {string} toolName
+ * @property {Record<string, unknown>} input
+ * @property {string} toolUseId
+ * @property {string | null} blockedPath
+ * @property {string | null} decisionReason
+ * @property {'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired'} status
+ * @property {string | null} reason
+ * @property {string} createdAt
+ */
+
+/**
+ * A row of the thread list: the record plus what a sidebar shows.
+ * @typedef {ThreadRecord & { title: string | null, pendingApprovals: number, busy: boolean }} ThreadListItem
+ */
+
+/**
+ * A pending approval as the inbox endpoint sends it: with its thread's folder and its subagent's name.
+ * @typedef {ApprovalRecord & { subagentDescription?: string | null, cwd?: string }} ApprovalItem
+ */
+
+/**
+ * @typedef {object} ThreadView
+ * @property {ThreadRecord} thread
+ * @property {RunRecord[]} runs
+ * @property {SubagentRecord[]} subagents
+ * @property {ApprovalRecord[]} approvals
+ */
+
+/**
+ * One entry of the event log. `data` depends on `type` (see src/store/event-types.ts); the UI reads the
+ * fields it needs and ignores the rest, so new event types pass through harmlessly.
+ * @typedef {object} StoredEvent
+ * @property {number} seq global, contiguous
+ * @property {string} threadId
+ * @property {number} threadSeq
+ * @property {string} type
+ * @property {string} at
+ * @property {Record<string, any>} data
+ */
+
+/**
+ * @typedef {object} Decision
+ * @property {'allow' | 'allow_always' | 'deny'} behavior
+ * @property {string} [message]
+ * @property {boolean} [interrupt]
+ */
+
+/**
+ * @typedef {object} NewThreadInput
+ * @property {string} cwd
+ * @property {ThreadMode} mode
+ * @property {string} [model]
+ * @property {string} [prompt]
+ */
+
+export {};
