@@ -8,13 +8,8 @@
 //
 // Type aliases, not interfaces (as in the official SDK): an alias has an implicit index signature, so a
 // raw frame (`Record<string, unknown>`) and these types convert into each other with a plain cast.
-import type {
-  APIAssistantMessage,
-  APIStreamEvent,
-  APIUsage,
-  APIUserMessageParam,
-  UUID,
-} from './api-types.js';
+import type { APIAssistantMessage, APIUsage, APIUserMessageParam, UUID } from './api-types.js';
+import type { APIRawStreamEvent } from './sdk-types.js';
 import type { FastModeState, SDKKnownSystemMessage } from './system-messages.js';
 
 export type * from './system-messages.js';
@@ -171,7 +166,8 @@ export type SDKResultMessage = SDKResultSuccess | SDKResultError;
 /** Only with --include-partial-messages. The complete assistant message still follows. */
 export type SDKPartialAssistantMessage = {
   type: 'stream_event';
-  event: APIStreamEvent;
+  /** Narrow on `event.type`, then `event.delta.type`; event types a newer CLI adds arrive untouched. */
+  event: APIRawStreamEvent;
   parent_tool_use_id: string | null;
   uuid: UUID;
   session_id: string;

@@ -1,0 +1,99 @@
+// Twin suite, error wording: applications match on the official SDK's error texts, so Warden keeps them
+// word for word while its errors carry their own classes and codes. Tiny stand-in CLIs (shell scripts)
+// fail on demand: exit 3 with a line on stderr, die by SIGKILL, or never answer while a request is pending.
+import type { Options } from '@anthropic-ai/claude-agent-sdk';
+import assert from 'node:assert/strict';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { ControlChannelClosedError, ProcessExitError, WardenError } from '../../../src/index.js';
+import { createScratch, type Scratch } from '../../../src/testing/index.js';
+import { OFFICIAL, WARDEN, type AgentSdk } from './sdks.js';
+
+const SCRIPTS = {
+  exit3: 'echo "fatal: something broke" >&2\nexit 3',
+  killed: 'kill -KILL $$',
+  silent: 'exec cat > /dev/null',
+} as const;
+
+let scratch: Scratch;
+/** Warden reports the writes that hit the dead CLI's stdin (EPIPE) as warnings; keep them off stderr. */
+const wardenWarnings: WardenError[] = [];
+
+function optionsFor(sdk: AgentSdk, executable: string): Options {
+  const options: Options = { pathToClaudeCodeExecutable: executable, env: { PATH: process.env.PATH } };
+  if (sdk === WARDEN) Object.assign(options, { onWarning: (w: WardenError) => wardenWarnings.push(w) });
+  return options;
+}
+
+function cli(name: keyof typeof SCRIPTS): string {
+  const path = join(scratch.dir, `${name}.sh`);
+  writeFileSync(path, `#!/bin/sh\n${SCRIPTS[name]}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function iterationError(sdk: AgentSdk, executable: string): Promise<unknown> {
+  try {
+    for await (const _ of sdk.query({ prompt: 'hi', options: optionsFor(sdk, executable) })) {
+      // nothing arrives
+    }
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** A request pending when the caller closes the query. */
+async function pendingOnClose(sdk: AgentSdk, executable: string): Promise<unknown> {
+  const q = sdk.query({ prompt: 'hi', options: optionsFor(sdk, executable) });
+  const pending = q.supportedModels().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  q.close();
+  return pending;
+}
+
+describe('twin: error wording', { timeout: 60_000 }, () => {
+  before(() => (scratch = createScratch('warden-twin-errors-')));
+  after(() => scratch.cleanup());
+
+  it('a non-zero exit: "Claude Code process exited with code N. stderr: …" on both', async () => {
+    const official = await iterationError(OFFICIAL, cli('exit3'));
+    const warden = await iterationError(WARDEN, cli('exit3'));
+    assert.ok(official instanceof Error && official.constructor === Error);
+    assert.equal(official.message, 'Claude Code process exited with code 3. stderr: fatal: something broke');
+    assert.ok(warden instanceof ProcessExitError);
+    assert.equal(warden.code, 'PROCESS_EXITED');
+    assert.equal(warden.exitCode, 3);
+    assert.equal(warden.message, official.message);
+  });
+
+  it('death by a signal: "Claude Code process terminated by signal SIGKILL" on both', async () => {
+    const official = await iterationError(OFFICIAL, cli('killed'));
+    const warden = await iterationError(WARDEN, cli('killed'));
+    assert.ok(official instanceof Error);
+    assert.equal(official.message, 'Claude Code process terminated by signal SIGKILL');
+    assert.ok(warden instanceof ProcessExitError);
+    assert.equal(warden.signal, 'SIGKILL');
+    assert.equal(warden.message, official.message);
+  });
+
+  it('a request pending at close: "Query closed before response received", Warden adding why', async () => {
+    const official = await pendingOnClose(OFFICIAL, cli('silent'));
+    const warden = await pendingOnClose(WARDEN, cli('silent'));
+    assert.ok(official instanceof Error);
+    assert.equal(official.message, 'Query closed before response received');
+    assert.ok(warden instanceof ControlChannelClosedError);
+    assert.ok(WardenError.isWardenError(warden));
+    assert.equal(warden.code, 'CONTROL_CHANNEL_CLOSED');
+    assert.ok(warden.message.startsWith(official.message), warden.message);
+    assert.equal(warden.message, 'Query closed before response received: the query was closed');
+  });
+
+  it('what Warden did not throw it reported: writes to the dead CLI, as TRANSPORT_CLOSED warnings', () => {
+    assert.ok(wardenWarnings.every((warning) => warning.code === 'TRANSPORT_CLOSED'));
+  });
+});
