@@ -1,25 +1,59 @@
 #!/usr/bin/env node
-// The `warden` command. The SDK and the testkit are here today; the supervisor, the server with its
-// approval inbox and the demo come next, and this command will drive them.
-const [command] = process.argv.slice(2);
+// The `warden` command: run an agent in the terminal, serve the API and web UI, or start the offline demo.
+// See docs/cli.md. Exit codes: 0 done, 1 failed, 2 usage error, 130 interrupted.
+import { packageVersion } from '../server/version.js';
+import { parseCommand, USAGE, UsageError, type Command } from './args.js';
 
-const usage = `warden — a host for agent CLIs (Claude Code first)
+async function main(argv: readonly string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`warden: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    switch (command.name) {
+      case 'help':
+        process.stdout.write(USAGE);
+        return 0;
+      case 'version':
+        process.stdout.write(`${packageVersion()}\n`);
+        return 0;
+      case 'run': {
+        const { runCommand } = await import('./run-command.js');
+        return await runCommand(command);
+      }
+      case 'serve': {
+        const { serveCommand } = await import('./serve-command.js');
+        return await serveCommand(command);
+      }
+      case 'demo': {
+        const { demoCommand } = await import('./demo-command.js');
+        return await demoCommand(command);
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`warden: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
 
-Available now, as libraries:
-  import { query } from 'warden'            drop-in query() for the Claude Code CLI
-  import { startMockModel } from 'warden/testing'   run the real CLI offline in tests
+main(process.argv.slice(2)).then(
+  (code) => exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `warden: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    exit(1);
+  },
+);
 
-Coming next:
-  warden demo     an approval inbox in the browser, driven by a scripted model (no API key needed)
-  warden run      run an agent in the terminal and answer its permission requests
-  warden serve    the HTTP/WebSocket server and web UI
-
-Try it: npm test   (unit, fault-injection and end-to-end tests against the real CLI, offline)
-`;
-
-if (command === undefined || command === 'demo' || command === 'help' || command === '--help') {
-  process.stdout.write(usage);
-} else {
-  process.stderr.write(`warden: unknown command '${command}'\n\n${usage}`);
-  process.exitCode = 2;
+/** Exits once stdout has flushed (a pipe is written asynchronously), whatever still holds the loop. */
+function exit(code: number): void {
+  process.stdout.write('', () => process.exit(code));
 }

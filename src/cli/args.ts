@@ -1,0 +1,133 @@
+// The command line: which command, which flags. Anything malformed is a UsageError (exit code 2) that
+// says what was wrong; the usage text is the reference (docs/cli.md says the same at more length).
+import { parseArgs } from 'node:util';
+
+import { THREAD_MODES, type ThreadMode } from '../store/records.js';
+
+export const USAGE = `Usage: warden <command> [options]
+
+Commands:
+  run "prompt"   Run an agent in this terminal and answer its permission requests
+      --cwd DIR          working directory of the agent (default: the current directory)
+      --mode MODE        supervised | auto-edits | full-access (default: supervised)
+      --model NAME       the model the CLI should use
+      --yes, -y          allow every permission request (for pipes and scripts)
+      --deny             deny every permission request
+      --ask              ask on stdin even when it is not a terminal (one answer per line)
+  serve          Start the HTTP/WebSocket API and the web UI; prints the login link
+      --port N           default 4390
+      --host HOST        default 127.0.0.1; any other value exposes the server to that network
+  demo           Start a scripted demo (no API key needed): a background subagent asks for permission
+      --port N, --host HOST   as for serve (default port: any free one)
+
+Common options:
+  --data-dir DIR   where threads, events and the server token live
+                   (default: $WARDEN_DATA_DIR, else $XDG_DATA_HOME/warden, else ~/.local/share/warden)
+  --claude PATH    the Claude Code executable (default: $CLAUDE_CODE_EXECUTABLE, claude on PATH, or the
+                   installed @anthropic-ai/claude-agent-sdk binary)
+  --help, -h       this text          --version   the version
+
+Exit codes: 0 done, 1 the run failed, 2 usage error, 130 interrupted (Ctrl-C).
+`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'version' }
+  | {
+      name: 'run';
+      prompt: string;
+      cwd: string;
+      mode: ThreadMode;
+      model?: string;
+      policy: 'yes' | 'deny' | 'ask' | 'auto';
+      dataDir?: string;
+      claude?: string;
+    }
+  | ({ name: 'serve' } & ServerFlags)
+  | ({ name: 'demo' } & ServerFlags);
+
+interface ServerFlags {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  claude?: string;
+}
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  mode: { type: 'string' },
+  model: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  deny: { type: 'boolean' },
+  ask: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  claude: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+const ALLOWED: Record<string, readonly string[]> = {
+  run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
+  serve: ['port', 'host', 'data-dir', 'claude'],
+  demo: ['port', 'host'],
+};
+
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [name, ...rest] = positionals;
+  if (values.help === true || name === 'help') return { name: 'help' };
+  if (values.version === true) return { name: 'version' };
+  if (name === undefined) throw new UsageError('No command given');
+  const allowed = ALLOWED[name];
+  if (allowed === undefined) throw new UsageError(`Unknown command '${name}'`);
+  for (const key of Object.keys(values))
+    if (!allowed.includes(key)) throw new UsageError(`--${key} does not apply to 'warden ${name}'`);
+  const common = {
+    ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
+    ...(values.claude === undefined ? {} : { claude: values.claude }),
+  };
+
+  if (name === 'run') {
+    const prompt = rest.join(' ').trim();
+    if (prompt === '') throw new UsageError('warden run needs a prompt: warden run "what to do"');
+    if (values.yes === true && values.deny === true) throw new UsageError('Pass --yes or --deny, not both');
+    const mode = values.mode ?? 'supervised';
+    if (!(THREAD_MODES as readonly string[]).includes(mode))
+      throw new UsageError(`--mode must be one of ${THREAD_MODES.join(', ')}`);
+    return {
+      name,
+      prompt,
+      cwd: values.cwd ?? process.cwd(),
+      mode: mode as ThreadMode,
+      ...(values.model === undefined ? {} : { model: values.model }),
+      policy:
+        values.yes === true ? 'yes' : values.deny === true ? 'deny' : values.ask === true ? 'ask' : 'auto',
+      ...common,
+    };
+  }
+  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
+  const flags: ServerFlags = {
+    ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...common,
+  };
+  return name === 'serve' ? { name, ...flags } : { name: 'demo', ...flags };
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port must be 0-65535, got '${text}'`);
+  return port;
+}

@@ -1,0 +1,66 @@
+// `warden serve`: the Supervisor, the HTTP/WebSocket API and the web UI in one process, until Ctrl-C. The
+// agents get this process's environment (with ANTHROPIC_API_KEY set, the CLI talks to the real API).
+import { createServer } from '../server/index.js';
+import { Supervisor } from '../supervisor/index.js';
+import type { Command } from './args.js';
+import { defaultDataDir, storeHint } from './data-dir.js';
+import { onShutdown } from './shutdown.js';
+
+export const DEFAULT_PORT = 4390;
+
+export async function serveCommand(command: Extract<Command, { name: 'serve' }>): Promise<number> {
+  const dataDir = command.dataDir ?? defaultDataDir();
+  const shutdown = onShutdown();
+  let supervisor: Supervisor | undefined;
+  let server: Awaited<ReturnType<typeof createServer>> | undefined;
+  try {
+    supervisor = await Supervisor.open({
+      dataDir,
+      onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
+      ...(command.claude === undefined ? {} : { claudePath: command.claude }),
+    });
+    const { recovered } = supervisor;
+    if (recovered.threads > 0)
+      process.stderr.write(
+        `warden: the previous server did not stop cleanly: ${recovered.runsInterrupted} run(s) interrupted, ` +
+          `${recovered.approvalsExpired} approval(s) expired\n`,
+      );
+    server = await createServer({
+      supervisor,
+      dataDir,
+      port: command.port ?? DEFAULT_PORT,
+      ...(command.host === undefined ? {} : { host: command.host }),
+    });
+    printBanner(server, dataDir, command.host);
+    await shutdown.requested;
+    process.stderr.write('\nwarden: shutting down…\n');
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`warden: ${message}${storeHint(error)}\n`);
+    return 1;
+  } finally {
+    shutdown.dispose();
+    await server?.close();
+    await supervisor?.close();
+  }
+}
+
+export function printBanner(
+  server: { url: string; loginUrl: string; tokenPath: string },
+  dataDir: string,
+  host: string | undefined,
+): void {
+  const lines = [
+    `Warden is running at ${server.url}`,
+    '',
+    `Open this link once to sign in (it sets a cookie; keep it private):`,
+    `  ${server.loginUrl}`,
+    '',
+    `Data: ${dataDir} (token in ${server.tokenPath})`,
+  ];
+  if (host !== undefined && host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
+    lines.push(`Listening on ${host}: anyone who can reach it and has the token controls your agents.`);
+  lines.push('Press Ctrl-C to stop.', '');
+  process.stdout.write(lines.join('\n'));
+}

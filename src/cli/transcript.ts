@@ -1,0 +1,179 @@
+// What `warden run` prints while the agent works: one readable line (or a few) per event of the thread —
+// the prompt, assistant text, tool calls and their results, permission outcomes, subagents (their lines
+// carry the subagent's description), and how each turn ended. Pure formatting: no decisions here.
+import type { StoredEvent } from '../store/event-types.js';
+
+export type Write = (text: string) => void;
+
+const RESULT_LINES = 3;
+/** Tools whose result is bookkeeping (the launch notice of a subagent): one line is enough. */
+const TERSE_RESULTS = new Set(['Agent', 'Task']);
+
+export interface Styles {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+export function styles(enabled: boolean): Styles {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return {
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+/** `Bash: cat /etc/os-release`, `Read: /etc/hostname`: the argument a person decides on. */
+export function describeTool(name: string, input: Record<string, unknown>): string {
+  const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'description', 'prompt'];
+  const key = keys.find((k) => typeof input[k] === 'string');
+  const detail = key === undefined ? JSON.stringify(input) : String(input[key]);
+  return `${name}: ${oneLine(detail, 160)}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export class Transcript {
+  readonly #out: Write;
+  readonly #s: Styles;
+  readonly #subagents = new Map<string, string>();
+  readonly #toolNames = new Map<string, string>();
+  /** Which subagent asked, so the outcome line is shown where the question was. */
+  readonly #approvalAgents = new Map<string, string | null>();
+
+  constructor(out: Write, s: Styles) {
+    this.#out = out;
+    this.#s = s;
+  }
+
+  /** The description a subagent was started with (its id when it has none). */
+  subagentName(subagentId: string | null): string | null {
+    if (subagentId === null) return null;
+    return this.#subagents.get(subagentId) ?? subagentId;
+  }
+
+  onEvent(event: StoredEvent): void {
+    const s = this.#s;
+    switch (event.type) {
+      case 'message.user':
+        return this.#line(null, s.bold(`> ${event.data.text}`));
+      case 'message.assistant':
+        for (const block of event.data.blocks) {
+          if (block.type === 'text' && block.text.trim() !== '') this.#line(event.data.agentId, block.text);
+          if (block.type === 'tool_use') {
+            this.#toolNames.set(block.id, block.name);
+            this.#line(event.data.agentId, s.cyan(`• ${describeTool(block.name, block.input)}`));
+          }
+        }
+        return;
+      case 'tool.result': {
+        const terse = TERSE_RESULTS.has(this.#toolNames.get(event.data.toolUseId) ?? '');
+        return this.#result(
+          event.data.agentId,
+          event.data.text,
+          event.data.isError,
+          terse ? 1 : RESULT_LINES,
+        );
+      }
+      case 'approval.requested':
+        this.#approvalAgents.set(event.data.approvalId, event.data.subagentId);
+        return this.#line(
+          event.data.subagentId,
+          s.yellow(`? permission needed: ${describeTool(event.data.toolName, event.data.input)}`),
+        );
+      case 'approval.decided': {
+        const { behavior, by } = event.data;
+        const how = by === 'policy' ? ' (by the mode)' : '';
+        const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
+        if (behavior === 'deny') return this.#line(agent, s.red(`  ✗ denied${how}`));
+        const allowed = behavior === 'allow_always' ? 'always allowed' : 'allowed';
+        return this.#line(agent, s.green(`  ✓ ${allowed}${how}`));
+      }
+      case 'approval.cancelled':
+      case 'approval.expired': {
+        const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
+        const what = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
+        return this.#line(agent, s.dim(`  – ${what} (${event.data.reason})`));
+      }
+      case 'permission.decided':
+        return this.#line(
+          event.data.subagentId,
+          s.dim(
+            `  ${event.data.behavior === 'allow' ? '✓ allowed' : '✗ denied'} by ${event.data.source}: ${event.data.reason}`,
+          ),
+        );
+      case 'permission.rejected':
+        return this.#line(event.data.subagentId, s.red(`  ✗ refused: ${event.data.message}`));
+      case 'subagent.started':
+        this.#subagents.set(event.data.subagentId, event.data.description ?? event.data.subagentId);
+        return this.#line(event.data.subagentId, s.dim('subagent started'));
+      case 'subagent.ended': {
+        const summary = event.data.summary === null ? '' : `: ${oneLine(event.data.summary, 200)}`;
+        return this.#line(event.data.subagentId, s.dim(`subagent ${event.data.status}${summary}`));
+      }
+      case 'run.created':
+        if (event.data.trigger !== 'human') this.#line(null, s.dim('(the agent continues by itself)'));
+        return;
+      case 'run.ended':
+        return this.#runEnded(event.data);
+      case 'run.api_retry':
+        return this.#line(
+          null,
+          s.dim(`  (API retry ${event.data.attempt ?? '?'}: ${event.data.error ?? ''})`),
+        );
+      case 'session.ended':
+        if (event.data.error !== null)
+          this.#line(null, s.red(`The CLI ended with an error: ${event.data.error}`));
+        return;
+      case 'thread.created':
+      case 'thread.mode_changed':
+      case 'session.started':
+      case 'session.initialized':
+      case 'session.stopping':
+      case 'run.started':
+      case 'run.released':
+        return;
+    }
+  }
+
+  #runEnded(data: Extract<StoredEvent, { type: 'run.ended' }>['data']): void {
+    const s = this.#s;
+    const parts: string[] = [];
+    const ms = data.result?.durationMs;
+    if (typeof ms === 'number') parts.push(`${(ms / 1000).toFixed(1)}s`);
+    const cost = data.result?.totalCostUsd;
+    if (typeof cost === 'number') parts.push(`$${cost.toFixed(4)}`);
+    const info = parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+    if (data.status === 'completed') return this.#line(null, s.dim(`— turn completed${info}`));
+    const reason = data.reason === null ? '' : `: ${data.reason}`;
+    this.#line(null, s.red(`— turn ${data.status}${reason}${info}`));
+  }
+
+  #result(agentId: string | null, text: string, isError: boolean, max: number): void {
+    const lines = text.replace(/\s+$/, '').split('\n');
+    const shown = lines.slice(0, max).map((line) => oneLine(line, 200));
+    if (lines.length > max) shown.push(`… ${lines.length - max} more lines`);
+    shown.forEach((line, i) => {
+      const head = i === 0 ? (isError ? '  ↳ error: ' : '  ↳ ') : '    ';
+      this.#line(agentId, isError ? this.#s.red(head + line) : this.#s.dim(head + line));
+    });
+  }
+
+  /** Lines of a subagent are indented and carry its description. */
+  #line(agentId: string | null, text: string): void {
+    const name = this.subagentName(agentId);
+    const prefix = name === null ? '' : `  │ ${this.#s.bold(`[${name}]`)} `;
+    for (const line of text.split('\n')) this.#out(`${prefix}${line}\n`);
+  }
+}

@@ -1,0 +1,191 @@
+// The contract between the server and its clients (the browser UI, scripts): request bodies as zod
+// schemas, response shapes as types, and the WebSocket messages and close codes. docs/server.md is the
+// prose version of this file; change both together.
+import { z } from 'zod';
+
+import type { StoredEvent } from '../store/event-types.js';
+import type {
+  ApprovalRecord,
+  ApprovalStatus,
+  RunRecord,
+  SubagentRecord,
+  ThreadMode,
+  ThreadRecord,
+} from '../store/records.js';
+import type { TimelineItem } from '../supervisor/timeline.js';
+
+export type {
+  ApprovalRecord,
+  ApprovalStatus,
+  RunRecord,
+  StoredEvent,
+  SubagentRecord,
+  ThreadMode,
+  ThreadRecord,
+  TimelineItem,
+};
+
+const MODES = ['supervised', 'auto-edits', 'full-access'] as const satisfies readonly ThreadMode[];
+// Fails to compile if the supervisor gains a mode this list lacks.
+const _allModes: Record<ThreadMode, true> = { supervised: true, 'auto-edits': true, 'full-access': true };
+void _allModes;
+
+const APPROVAL_STATUSES = [
+  'pending',
+  'allowed',
+  'denied',
+  'cancelled',
+  'expired',
+] as const satisfies readonly ApprovalStatus[];
+
+/** Request bodies larger than this are refused with 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const nonEmpty = z.string().trim().min(1);
+
+// ---- Requests ----------------------------------------------------------------------------------------
+
+/** `POST /api/threads`. With `prompt`, the first message is sent at once. */
+export const CreateThreadRequest = z.strictObject({
+  cwd: nonEmpty,
+  mode: z.enum(MODES),
+  model: nonEmpty.optional(),
+  prompt: nonEmpty.optional(),
+  rules: z
+    .strictObject({ allow: z.array(nonEmpty).optional(), deny: z.array(nonEmpty).optional() })
+    .optional(),
+});
+export type CreateThreadRequest = z.infer<typeof CreateThreadRequest>;
+
+/** `POST /api/threads/:id/messages`. */
+export const SendMessageRequest = z.strictObject({ text: nonEmpty });
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+/** `PATCH /api/threads/:id`. */
+export const UpdateThreadRequest = z.strictObject({ mode: z.enum(MODES) });
+export type UpdateThreadRequest = z.infer<typeof UpdateThreadRequest>;
+
+/** `POST /api/approvals/:id/decision`. `interrupt` goes with `deny` only. */
+export const DecisionRequest = z
+  .strictObject({
+    behavior: z.enum(['allow', 'allow_always', 'deny']),
+    message: z.string().max(4000).optional(),
+    interrupt: z.boolean().optional(),
+  })
+  .refine((d) => d.interrupt !== true || d.behavior === 'deny', {
+    message: 'interrupt goes with a deny only',
+    path: ['interrupt'],
+  });
+export type DecisionRequest = z.infer<typeof DecisionRequest>;
+
+/** Query of `GET /api/approvals`. */
+export const ApprovalsQuery = z.strictObject({
+  status: z.enum(APPROVAL_STATUSES).optional(),
+  threadId: nonEmpty.optional(),
+});
+
+/** `since`: a global event seq (0 = from the beginning). */
+export const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Query of `GET /api/threads/:id/events`. */
+export const EventsQuery = z.strictObject({
+  since: SeqParam.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+/** Query of `GET /ws`. Without `since`, only events after the connection is made are sent. */
+export const SocketQuery = z.strictObject({ since: SeqParam.optional(), threadId: nonEmpty.optional() });
+
+// ---- Responses ---------------------------------------------------------------------------------------
+
+/** One row of `GET /api/threads`: the record plus what a sidebar needs. */
+export type ThreadListItem = ThreadRecord & {
+  /** The first message's text, if any. */
+  title: string | null;
+  pendingApprovals: number;
+  /** A run is queued or running, or a subagent is running. */
+  busy: boolean;
+};
+
+export interface ThreadListResponse {
+  threads: ThreadListItem[];
+  /** The newest global event seq the server had seen: open `/ws?since=` with it. */
+  lastSeq: number;
+}
+
+export interface CreateThreadResponse {
+  thread: ThreadRecord;
+  /** The run of `prompt`, when one was given. */
+  run: RunRecord | null;
+}
+
+/** `GET /api/threads/:id`: the projections, the conversation, and where its event stream stands. */
+export interface ThreadDetailResponse {
+  thread: ThreadRecord;
+  runs: RunRecord[];
+  subagents: SubagentRecord[];
+  approvals: ApprovalRecord[];
+  timeline: TimelineItem[];
+  /** The seq of the thread's newest event: `/ws?threadId=…&since=lastSeq` continues from here. */
+  lastSeq: number;
+}
+
+export interface EventsResponse {
+  events: StoredEvent[];
+  /** The seq of the last event returned (or `since` when none): pass it as the next `since`. */
+  lastSeq: number;
+  /** More events were already there: ask again with `since=lastSeq`. */
+  more: boolean;
+}
+
+/** An approval as the inbox shows it: which thread and which subagent (by description) it came from. */
+export type ApprovalItem = ApprovalRecord & { subagentDescription: string | null; cwd: string };
+
+export interface ApprovalListResponse {
+  approvals: ApprovalItem[];
+  lastSeq: number;
+}
+
+export interface InfoResponse {
+  version: string;
+  modes: ThreadMode[];
+  /** A working directory the UI may propose for a new thread. */
+  defaultCwd: string;
+}
+
+export type ApiErrorCode =
+  | 'BAD_REQUEST'
+  | 'VALIDATION'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INTERNAL';
+
+/** Every error response: `{ error: { code, message } }`. */
+export interface ErrorResponse {
+  error: { code: ApiErrorCode | (string & {}); message: string };
+}
+
+// ---- WebSocket ---------------------------------------------------------------------------------------
+
+/** Server → client text frames. */
+export type ServerMessage =
+  | { type: 'event'; event: StoredEvent }
+  /** Sent once, when the replay has caught up; events after it are live. */
+  | { type: 'live'; seq: number }
+  /** The answer to a client's `{type:'ping'}`. */
+  | { type: 'pong' };
+
+/** Client → server text frames (anything else is ignored). */
+export type ClientMessage = { type: 'ping' };
+
+export const WS_CLOSE = {
+  /** The server is shutting down. */
+  GOING_AWAY: 1001,
+  INTERNAL_ERROR: 1011,
+  /** The client fell too far behind; the reason says `since=<seq>` to reconnect with. */
+  TOO_SLOW: 4008,
+} as const;

@@ -1,0 +1,62 @@
+// Request bodies: JSON only, at most MAX_BODY_BYTES, validated against the route's schema. The size is
+// enforced while reading (Content-Length can be absent or lie), so an oversized body is never held whole.
+import type { z } from 'zod';
+
+import { MAX_BODY_BYTES } from './api-schema.js';
+import { ApiError } from './http-error.js';
+
+export async function readJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  limit = MAX_BODY_BYTES,
+): Promise<z.infer<S>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json');
+  const declared = Number(request.headers.get('content-length') ?? 'NaN');
+  if (declared > limit) throw tooLarge(limit);
+  const text = await readLimited(request, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'BAD_REQUEST', 'The body is not valid JSON');
+  }
+  return parseOrThrow(schema, value);
+}
+
+/** Validates anything that came from the client (a body, a query string) against a schema. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
+  throw new ApiError(400, 'VALIDATION', `${where}${issue?.message ?? 'invalid request'}`);
+}
+
+async function readLimited(request: Request, limit: number): Promise<string> {
+  if (request.body === null) return '';
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        // Stop pulling the rest of an oversized body; the 413 goes out regardless.
+        await reader.cancel();
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes`);
+}

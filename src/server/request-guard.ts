@@ -1,0 +1,115 @@
+// Who may talk to the server. Three checks, shared by the HTTP routes and the WebSocket upgrade:
+// - Host: the request names this server (a loopback name, or the host it was bound to), so a DNS-rebound
+//   page cannot reach the API under a name of its own;
+// - Origin: a browser request that changes state, and every WebSocket upgrade, comes from a page of this
+//   server (same host:port) — cookies ride along on cross-site requests, so the cookie alone proves
+//   nothing about who sent it;
+// - the token: `Authorization: Bearer <token>`, or the cookie the login link sets.
+import { isIP } from 'node:net';
+import { hostname as osHostname } from 'node:os';
+
+import { ApiError } from './http-error.js';
+import { tokenMatches } from './token.js';
+
+/** Reads one request header (lower-case name); both Hono and node:http requests can provide it. */
+export type HeaderReader = (name: string) => string | undefined;
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+export class RequestGuard {
+  readonly #token: string;
+  readonly #bindHost: string;
+  #port = 0;
+
+  constructor(token: string, bindHost: string) {
+    this.#token = token;
+    this.#bindHost = bindHost.toLowerCase();
+  }
+
+  /** Set once the server listens (the port may have been chosen by the OS). */
+  set port(port: number) {
+    this.#port = port;
+  }
+
+  /** Cookies are not scoped by port: two servers on one machine must not overwrite each other's. */
+  get cookieName(): string {
+    return `warden_token_${this.#port}`;
+  }
+
+  /** Throws 403 unless the Host header names this server. */
+  checkHost(header: HeaderReader): string {
+    const host = header('host');
+    const parsed = host === undefined ? undefined : parseHost(host);
+    if (
+      host === undefined ||
+      parsed === undefined ||
+      parsed.port !== this.#port ||
+      !this.#allows(parsed.name)
+    )
+      throw new ApiError(403, 'FORBIDDEN', `Host ${JSON.stringify(host ?? '')} is not this server`);
+    return host.toLowerCase();
+  }
+
+  /**
+   * Throws 403 when a browser says the request comes from another site. A missing Origin is a
+   * non-browser client (curl, a script) unless Sec-Fetch-Site says otherwise; the token still applies.
+   */
+  checkOrigin(header: HeaderReader, required: boolean): void {
+    const host = this.checkHost(header);
+    const origin = header('origin');
+    if (origin === undefined) {
+      const site = header('sec-fetch-site');
+      if (required && site !== undefined && site !== 'same-origin' && site !== 'none')
+        throw new ApiError(403, 'FORBIDDEN', `Cross-site request refused (Sec-Fetch-Site: ${site})`);
+      return;
+    }
+    if (origin.toLowerCase() !== `http://${host}`)
+      throw new ApiError(403, 'FORBIDDEN', `Origin ${origin} may not use this server`);
+  }
+
+  /** Throws 401 unless the Bearer header or the login cookie carries the token. */
+  checkToken(header: HeaderReader): void {
+    const auth = header('authorization');
+    const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    if (tokenMatches(this.#token, bearer)) return;
+    if (tokenMatches(this.#token, readCookie(header('cookie'), this.cookieName))) return;
+    throw new ApiError(
+      401,
+      'UNAUTHORIZED',
+      auth === undefined
+        ? 'Missing credentials: send Authorization: Bearer <token>, or open the login link'
+        : 'Invalid token',
+    );
+  }
+
+  tokenMatches(candidate: string | undefined): boolean {
+    return tokenMatches(this.#token, candidate);
+  }
+
+  #allows(name: string): boolean {
+    if (name === this.#bindHost) return true;
+    const loopbackBind = LOOPBACK_NAMES.has(this.#bindHost);
+    if (loopbackBind) return LOOPBACK_NAMES.has(name);
+    if (WILDCARD_HOSTS.has(this.#bindHost))
+      return isIP(name) !== 0 || name === 'localhost' || name === osHostname().toLowerCase();
+    return false;
+  }
+}
+
+/** `example:8080`, `[::1]:8080` → name and port (80 when absent, as the browser means it). */
+function parseHost(host: string): { name: string; port: number } | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (match === null) return undefined;
+  const name = (match[1] ?? '').toLowerCase().replace(/^\[|\]$/g, '');
+  return { name, port: match[2] === undefined ? 80 : Number(match[2]) };
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

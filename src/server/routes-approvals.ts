@@ -1,0 +1,38 @@
+// The approval routes: the inbox (filtered by status and thread) and the decision. A decision on an
+// approval that is no longer pending is a 409 (the supervisor's ConflictError): two browser tabs, or a
+// tab and the terminal, cannot both answer the same request.
+import { Hono } from 'hono';
+
+import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
+import { parseOrThrow, readJsonBody } from './body.js';
+import type { RouteDeps } from './routes-threads.js';
+import { approvalItems } from './views.js';
+
+export function approvalRoutes({ supervisor }: RouteDeps): Hono {
+  const app = new Hono();
+
+  app.get('/', (c) => {
+    const { status, threadId } = parseOrThrow(ApprovalsQuery, c.req.query());
+    const lastSeq = supervisor.lastSeq();
+    const body: ApprovalListResponse = {
+      approvals: approvalItems(supervisor, {
+        ...(status === undefined ? {} : { status }),
+        ...(threadId === undefined ? {} : { threadId }),
+      }),
+      lastSeq,
+    };
+    return c.json(body);
+  });
+
+  app.post('/:id/decision', async (c) => {
+    const { behavior, message, interrupt } = await readJsonBody(c.req.raw, DecisionRequest);
+    const approval = await supervisor.decide(c.req.param('id'), {
+      behavior,
+      ...(message === undefined ? {} : { message }),
+      ...(interrupt === undefined ? {} : { interrupt }),
+    });
+    return c.json({ approval });
+  });
+
+  return app;
+}

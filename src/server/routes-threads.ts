@@ -1,0 +1,98 @@
+// The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, change
+// mode. Each validates its input once (api-schema.ts) and hands it to the supervisor, whose typed errors
+// become statuses in http-error.ts.
+import { Hono } from 'hono';
+
+import type { Supervisor } from '../supervisor/index.js';
+import {
+  CreateThreadRequest,
+  EventsQuery,
+  SendMessageRequest,
+  UpdateThreadRequest,
+  type CreateThreadResponse,
+  type EventsResponse,
+  type ThreadListResponse,
+} from './api-schema.js';
+import { parseOrThrow, readJsonBody } from './body.js';
+import { readEventPage } from './event-reader.js';
+import { listThreads, threadDetail } from './views.js';
+
+export interface RouteDeps {
+  supervisor: Supervisor;
+}
+
+const EVENTS_PAGE = 500;
+
+export function threadRoutes({ supervisor }: RouteDeps): Hono {
+  const app = new Hono();
+
+  app.get('/', (c) => {
+    // Read in one synchronous step: the list and the seq describe the same moment.
+    const body: ThreadListResponse = { threads: listThreads(supervisor), lastSeq: supervisor.lastSeq() };
+    return c.json(body);
+  });
+
+  app.post('/', async (c) => {
+    const { prompt, rules, model, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
+    const thread = await supervisor.createThread({
+      ...rest,
+      ...(model === undefined ? {} : { model }),
+      ...(rules === undefined ? {} : { rules: withoutUndefined(rules) }),
+    });
+    const run = prompt === undefined ? null : await supervisor.send(thread.id, prompt);
+    const body: CreateThreadResponse = { thread: supervisor.getThread(thread.id).thread, run };
+    return c.json(body, 201);
+  });
+
+  app.get('/:id', (c) => c.json(threadDetail(supervisor, c.req.param('id'))));
+
+  app.get('/:id/events', (c) => {
+    const threadId = c.req.param('id');
+    const query = parseOrThrow(EventsQuery, c.req.query());
+    supervisor.getThread(threadId); // an unknown thread is a 404, not an empty page
+    const page = readEventPage(supervisor, {
+      threadId,
+      since: query.since ?? 0,
+      limit: query.limit ?? EVENTS_PAGE,
+    });
+    const body: EventsResponse = page;
+    return c.json(body);
+  });
+
+  app.post('/:id/messages', async (c) => {
+    const { text } = await readJsonBody(c.req.raw, SendMessageRequest);
+    const run = await supervisor.send(c.req.param('id'), text);
+    return c.json({ run }, 202);
+  });
+
+  app.post('/:id/interrupt', async (c) => {
+    const threadId = c.req.param('id');
+    await supervisor.interrupt(threadId);
+    return c.json({ thread: supervisor.getThread(threadId).thread });
+  });
+
+  app.post('/:id/stop', async (c) => {
+    const threadId = c.req.param('id');
+    await supervisor.stop(threadId);
+    return c.json({ thread: supervisor.getThread(threadId).thread });
+  });
+
+  app.patch('/:id', async (c) => {
+    const { mode } = await readJsonBody(c.req.raw, UpdateThreadRequest);
+    const thread = await supervisor.setMode(c.req.param('id'), mode);
+    return c.json({ thread });
+  });
+
+  return app;
+}
+
+/** exactOptionalPropertyTypes: zod's optional keys may hold undefined; the supervisor's may not. */
+function withoutUndefined(rules: { allow?: string[] | undefined; deny?: string[] | undefined }): {
+  allow?: string[];
+  deny?: string[];
+} {
+  return {
+    ...(rules.allow === undefined ? {} : { allow: rules.allow }),
+    ...(rules.deny === undefined ? {} : { deny: rules.deny }),
+  };
+}

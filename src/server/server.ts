@@ -1,0 +1,127 @@
+// createServer(): the HTTP + WebSocket API over a Supervisor, for `warden serve`, the demo, embedding and
+// tests. It binds 127.0.0.1 unless told otherwise, and it does not own the supervisor: close() stops the
+// server and its sockets, and the caller closes the supervisor.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+import { createAdaptorServer } from '@hono/node-server';
+
+import { THREAD_MODES, type Supervisor } from '../supervisor/index.js';
+import { createApp } from './app.js';
+import { RequestGuard } from './request-guard.js';
+import { loadOrCreateToken } from './token.js';
+import { packageVersion } from './version.js';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './ws-stream.js';
+import { attachWebSocket } from './ws-upgrade.js';
+
+export interface ServerOptions {
+  supervisor: Supervisor;
+  /** Where the token file lives (`<dataDir>/server-token`, mode 0600); usually the supervisor's. */
+  dataDir: string;
+  /** Default `127.0.0.1`. Anything else exposes the API to the network: pass it deliberately. */
+  host?: string;
+  /** Default 0: a free port (read it from `url`). */
+  port?: number;
+  /** The browser UI's files; default the package's `web/`. A placeholder page is served without it. */
+  webRoot?: string;
+  /** The working directory `GET /api/info` proposes for new threads; default process.cwd(). */
+  defaultCwd?: string;
+  /** Unexpected errors (500s, a broken stream); default: printed to stderr. */
+  onError?: (error: unknown) => void;
+  /** WebSocket tuning: how far a client may fall behind, and the ping interval. */
+  stream?: Partial<StreamLimits>;
+  heartbeatMs?: number;
+}
+
+export interface WardenServer {
+  /** `http://host:port` */
+  readonly url: string;
+  /** Open this once in a browser: it sets the login cookie. Contains the token: treat it as a secret. */
+  readonly loginUrl: string;
+  readonly token: string;
+  readonly tokenPath: string;
+  /** The token file was created by this start (first start with this data directory). */
+  readonly tokenCreated: boolean;
+  readonly port: number;
+  /** Stops listening, closes every WebSocket (1001) and connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HEARTBEAT_MS = 30_000;
+
+export async function createServer(options: ServerOptions): Promise<WardenServer> {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  const { supervisor, dataDir, host = DEFAULT_HOST, port = 0 } = options;
+  if (typeof supervisor !== 'object' || supervisor === null)
+    throw new TypeError('options.supervisor is required');
+  if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
+  if (typeof host !== 'string' || host === '') throw new TypeError('options.host must be a host name');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TypeError('options.port must be an integer from 0 to 65535');
+  const onError = options.onError ?? ((error: unknown) => console.error('warden server:', error));
+
+  const loaded = loadOrCreateToken(dataDir);
+  const guard = new RequestGuard(loaded.token, host);
+  const app = createApp({
+    supervisor,
+    guard,
+    webRoot: options.webRoot ?? fileURLToPath(new URL('../../web/', import.meta.url)),
+    info: {
+      version: packageVersion(),
+      modes: [...THREAD_MODES],
+      defaultCwd: options.defaultCwd ?? process.cwd(),
+    },
+    onError,
+  });
+  // Keep Node's own Request/Response: other code in the process (the CLI's helpers, tests) uses them.
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const sockets = attachWebSocket(server, {
+    supervisor,
+    guard,
+    limits: { ...DEFAULT_STREAM_LIMITS, ...options.stream },
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    onError,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    sockets.close();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  guard.port = bound;
+  const url = `http://${urlHost(host)}:${bound}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    loginUrl: `${url}/login?token=${encodeURIComponent(loaded.token)}`,
+    token: loaded.token,
+    tokenPath: loaded.path,
+    tokenCreated: loaded.created,
+    port: bound,
+    close() {
+      closing ??= (async () => {
+        sockets.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+/** How the printed URL names the host: a wildcard bind is reached locally through 127.0.0.1. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,54 @@
+// `warden serve`: prints the login link once, keeps the token in the data directory (0600) and reuses it,
+// refuses the API without it, serves the UI, keeps the data directory to itself, and on Ctrl-C exits 0
+// and releases it.
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { spawnWarden, startCommandSession } from './helpers/server-command.js';
+
+async function serveOnce(dataDir: string, env: Record<string, string>) {
+  const serve = spawnWarden(['serve', '--port', '0', '--data-dir', dataDir], env);
+  await serve.waitFor('stdout', /Press Ctrl-C to stop\./);
+  const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login\?token=(\S+))/.exec(serve.stdout());
+  assert.ok(loginUrl !== null, serve.stdout());
+  return { serve, loginUrl: loginUrl[1]!, token: loginUrl[2]!, url: new URL(loginUrl[1]!).origin };
+}
+
+describe('warden serve', () => {
+  it('prints the login link once, guards the API with the token, and stops cleanly', async (t) => {
+    const session = await startCommandSession(t);
+    const first = await serveOnce(session.dataDir, session.env);
+    t.after(() => {
+      if (first.serve.child.exitCode === null) first.serve.child.kill('SIGKILL');
+    });
+    assert.equal(first.serve.stdout().split('/login?token=').length, 2, 'the link is printed once');
+    assert.equal(statSync(join(session.dataDir, 'server-token')).mode & 0o777, 0o600);
+    assert.equal((await fetch(`${first.url}/api/threads`)).status, 401);
+    const authed = await fetch(`${first.url}/api/threads`, {
+      headers: { authorization: `Bearer ${first.token}` },
+    });
+    assert.equal(authed.status, 200);
+    assert.equal((await fetch(`${first.url}/`)).status, 200, 'the UI needs no token');
+
+    // One process per data directory: a `warden run` next to it fails at once and says why.
+    const run = spawnWarden(
+      ['run', 'hello', '--data-dir', session.dataDir, '--cwd', session.scratch.cwd],
+      session.env,
+      {
+        closeStdin: true,
+      },
+    );
+    assert.equal((await run.exited).code, 1);
+    assert.match(run.stderr(), /in use by another process .*pass --data-dir/);
+
+    first.serve.child.kill('SIGINT');
+    assert.deepEqual(await first.serve.exited, { code: 0, signal: null });
+
+    const second = await serveOnce(session.dataDir, session.env);
+    assert.equal(second.token, first.token, 'the token survives a restart');
+    second.serve.child.kill('SIGTERM');
+    assert.deepEqual(await second.serve.exited, { code: 0, signal: null });
+  });
+});

@@ -1,0 +1,124 @@
+// Running the `warden` command as a user would (`node --import tsx src/cli/main.ts …`), offline: the mock
+// model runs in the test, the command gets the offline environment and the pinned CLI through
+// CLAUDE_CODE_EXECUTABLE. Output is collected; tests await patterns in it, never a timer.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  startMockModel,
+  type MockModel,
+  type MockScript,
+  type Scratch,
+} from '../../../src/testing/index.js';
+import { waitForNoProcess } from './supervisor-session.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = join(REPO_ROOT, 'src', 'cli', 'main.ts');
+
+export interface CommandSession {
+  readonly scratch: Scratch;
+  readonly mock: MockModel | undefined;
+  readonly dataDir: string;
+  /** The offline environment for the command (and the CLI it starts). */
+  readonly env: Record<string, string>;
+}
+
+export async function startCommandSession(t: TestContext, script?: MockScript): Promise<CommandSession> {
+  const scratch = createScratch('warden-cmd-');
+  const started: { mock?: MockModel } = {};
+  t.after(async () => {
+    try {
+      await started.mock?.close();
+      await waitForNoProcess(scratch.home);
+    } finally {
+      scratch.cleanup();
+    }
+  });
+  const mock = script === undefined ? undefined : await startMockModel({ script });
+  if (mock !== undefined) started.mock = mock;
+  const env = {
+    ...offlineClaudeEnv({
+      mockUrl: mock?.url ?? 'http://127.0.0.1:9',
+      home: scratch.home,
+      tmpdir: scratch.tmpdir,
+    }),
+    CLAUDE_CODE_EXECUTABLE: pinnedClaudePath(),
+  };
+  return { scratch, mock, dataDir: join(scratch.dir, 'data'), env };
+}
+
+export interface WardenProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves when the stream's text matches; rejects if the process exits first. */
+  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<void>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns `warden <args>`; `command` replaces the argv (e.g. to run it under `script` for a TTY). */
+export function spawnWarden(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { command?: { file: string; args: string[] }; closeStdin?: boolean } = {},
+): WardenProcess {
+  const file = options.command?.file ?? process.execPath;
+  const argv = options.command?.args ?? ['--import', 'tsx', MAIN, ...args];
+  const child = spawn(file, argv, { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (options.closeStdin === true) child.stdin.end();
+  const text = { stdout: '', stderr: '' };
+  const waiters: {
+    stream: 'stdout' | 'stderr';
+    pattern: RegExp;
+    resolve: () => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  const check = (): void => {
+    for (const waiter of [...waiters])
+      if (waiter.pattern.test(text[waiter.stream])) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    text.stdout += chunk.toString('utf8');
+    check();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    text.stderr += chunk.toString('utf8');
+    check();
+  });
+  child.stdin.on('error', () => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  void exited.then(() => {
+    for (const waiter of waiters.splice(0))
+      waiter.reject(
+        new Error(
+          `warden exited before ${waiter.stream} matched ${waiter.pattern}\nstdout:\n${text.stdout}\nstderr:\n${text.stderr}`,
+        ),
+      );
+  });
+  return {
+    child,
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+    waitFor(stream, pattern) {
+      if (pattern.test(text[stream])) return Promise.resolve();
+      return new Promise((resolve, reject) => waiters.push({ stream, pattern, resolve, reject }));
+    },
+    exited,
+  };
+}
+
+/** Drops terminal control sequences (colours, the spinner's line clearing) and carriage returns. */
+export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
