@@ -17,8 +17,16 @@ export type {
 } from './mock-model-types.js';
 export { DEFAULT_TEXT } from './default-reply.js';
 export { scenario, ScenarioBuilder } from './scenario.js';
+export {
+  BACKGROUND_AGENT_BASH,
+  BACKGROUND_AGENT_PROMPT,
+  BACKGROUND_AGENT_READ,
+  backgroundSubagentScenario,
+} from './canned-scenarios.js';
+export type { BackgroundSubagentOptions } from './canned-scenarios.js';
 export type { Awaitable, BackgroundAgentSpec, StepOptions, TextSource, ToolCall } from './scenario.js';
 export { createScratch, offlineClaudeEnv, OFFLINE_API_KEY } from './offline-env.js';
+export { writeCliWithoutStateEvents } from './cli-wrapper.js';
 export type { OfflineEnvOptions, Scratch } from './offline-env.js';
 export { FAKE_CLI_MODES, fakeCliArgs, fakeCliPath } from './fake-cli.js';
 export type { FakeCliMode } from './fake-cli.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import { scenario } from '../../src/testing/index.js';
+import { backgroundSubagentScenario, scenario } from '../../src/testing/index.js';
 import { plain, REPO_ROOT, spawnWarden, startCommandSession } from './helpers/server-command.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { waitForNoProcess } from './helpers/supervisor-session.js';
@@ -128,17 +128,7 @@ describe('warden run', () => {
   });
 
   it('waits for a background subagent and the turn the CLI starts when it reports', async (t) => {
-    const script = scenario()
-      .on('bg')
-      .launchBackgroundAgent({ prompt: '[[sub]] inspect the host', description: 'Inspect host' })
-      .thenAnswer('Launched a background agent.')
-      .onTaskNotification()
-      .thenAnswer('The background agent reported back.')
-      .subagent('sub')
-      .callTool('Read', { file_path: '/etc/hostname' })
-      .callTool('Bash', { command: 'cat /etc/os-release', description: 'Show the OS release' })
-      .thenReport('Host inspected.')
-      .build();
+    const script = backgroundSubagentScenario();
     const session = await startCommandSession(t, script);
     const warden = spawnWarden(runArgs(session, '[[bg]] look around', '--yes'), session.env, {
       closeStdin: true,

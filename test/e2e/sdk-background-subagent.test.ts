@@ -4,54 +4,30 @@
 // the query must end by itself once the subagent is done — whatever the prompt's form, and also when
 // the CLI sends no session-state frames at all.
 import assert from 'node:assert/strict';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
 import { query, type CanUseTool, type Prompt, type SDKMessage } from '../../src/index.js';
-import { pinnedClaudePath, scenario } from '../../src/testing/index.js';
+import {
+  BACKGROUND_AGENT_PROMPT,
+  backgroundSubagentScenario,
+  writeCliWithoutStateEvents,
+} from '../../src/testing/index.js';
 import { assertNoProcessLeft, collect, heldInput, signal, startSdkSession } from './helpers/sdk-session.js';
-
-const READ_INPUT = { file_path: '/etc/hostname' };
-const BASH_INPUT = { command: 'cat /etc/os-release', description: 'Show the OS release' };
-
-function subagentScenario(rootResultDelivered: Promise<void>) {
-  return scenario()
-    .on('bg')
-    .launchBackgroundAgent({ prompt: '[[sub]] inspect the host', description: 'Inspect host' })
-    .thenAnswer('Launched a background agent.')
-    .onTaskNotification()
-    .thenAnswer('The background agent reported back.')
-    .subagent('sub')
-    .after(rootResultDelivered)
-    .callTool('Read', READ_INPUT)
-    .callTool('Bash', BASH_INPUT, { delayMs: 1000 })
-    .thenReport('Host inspected.')
-    .build();
-}
-
-/** A CLI wrapper that hides the session-state variable, so the CLI emits no session_state_changed. */
-function writeNoStateWrapper(dir: string): string {
-  const path = join(dir, 'claude-without-state-events.sh');
-  writeFileSync(
-    path,
-    `#!/bin/sh\nexec env -u CLAUDE_CODE_SDK_READS_SESSION_STATE '${pinnedClaudePath()}' "$@"\n`,
-  );
-  chmodSync(path, 0o755);
-  return path;
-}
 
 type Variant = 'string' | 'iterable that returns at once' | 'iterable held open' | 'CLI without state events';
 
 async function runVariant(t: TestContext, variant: Variant): Promise<void> {
   const rootResult = signal();
-  const session = await startSdkSession(t, subagentScenario(rootResult.promise));
+  const session = await startSdkSession(
+    t,
+    backgroundSubagentScenario({ askAfter: rootResult.promise, secondAskDelayMs: 1000 }),
+  );
   const asks: { toolName: string; agentID: string | undefined; afterRootResult: boolean }[] = [];
   const canUseTool: CanUseTool = (toolName, input, { agentID }) => {
     asks.push({ toolName, agentID, afterRootResult: rootResult.fired });
     return Promise.resolve({ behavior: 'allow', updatedInput: input });
   };
-  const text = '[[bg]] start a background agent';
+  const text = BACKGROUND_AGENT_PROMPT;
   const held = heldInput();
   let prompt: Prompt = text;
   if (variant === 'iterable that returns at once' || variant === 'iterable held open') {
@@ -61,7 +37,7 @@ async function runVariant(t: TestContext, variant: Variant): Promise<void> {
   }
   const options = { ...session.options, canUseTool };
   if (variant === 'CLI without state events')
-    options.pathToClaudeCodeExecutable = writeNoStateWrapper(session.scratch.dir);
+    options.pathToClaudeCodeExecutable = writeCliWithoutStateEvents(session.scratch.dir);
 
   const results: SDKMessage[] = [];
   const messages = await collect(query({ prompt, options }), (message) => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { ConflictError } from '../../src/supervisor/index.js';
-import { scenario } from '../../src/testing/index.js';
+import { backgroundSubagentScenario } from '../../src/testing/index.js';
 import { signal } from './helpers/sdk-session.js';
 import {
   allEvents,
@@ -16,24 +16,10 @@ import {
   waitForNoProcess,
 } from './helpers/supervisor-session.js';
 
-const READ_INPUT = { file_path: '/etc/hostname' };
-const BASH_INPUT = { command: 'cat /etc/os-release', description: 'Show the OS release' };
-
 describe('supervisor: a background subagent asks after its run completed', { timeout: 120_000 }, () => {
   it('routes the requests to the completed run, decides them, and releases the run at the end', async (t) => {
     const rootEnded = signal();
-    const script = scenario()
-      .on('bg')
-      .launchBackgroundAgent({ prompt: '[[sub]] inspect the host', description: 'Inspect host' })
-      .thenAnswer('Launched a background agent.')
-      .onTaskNotification()
-      .thenAnswer('The background agent reported back.')
-      .subagent('sub')
-      .after(rootEnded.promise)
-      .callTool('Read', READ_INPUT)
-      .callTool('Bash', BASH_INPUT)
-      .thenReport('Host inspected.')
-      .build();
+    const script = backgroundSubagentScenario({ askAfter: rootEnded.promise });
     const { sup, mock, scratch, thread, warnings } = await startSupervisorSession(t, script);
 
     const run = await sup.send(thread.id, '[[bg]] start a background agent');

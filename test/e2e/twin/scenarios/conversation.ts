@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 import { scenario } from '../../../../src/testing/index.js';
 import { drain, type TwinScenario } from '../harness.js';
-import { heldPrompt } from './permissions.js';
+import { heldInput } from '../../helpers/sdk-session.js';
 
 export const hookBlocksTool: TwinScenario = {
   name: 'hooks',
@@ -81,7 +81,7 @@ export const multiTurn: TwinScenario = {
     const options = await env.start(
       scenario().on('one').thenAnswer('First.').on('two').thenAnswer('Second.').build(),
     );
-    const held = heldPrompt();
+    const held = heldInput();
     held.send('[[one]] hello');
     let results = 0;
     const observed = await drain(env.sdk.query({ prompt: held.input, options }), (message) => {

@@ -1,10 +1,11 @@
 // canUseTool scenarios, written against the official SDK's API: allow, deny, deny with interrupt, and an
 // interrupt while a permission request is pending (the person never answers).
-import type { CanUseTool, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { scenario } from '../../../../src/testing/index.js';
+import { heldInput } from '../../helpers/sdk-session.js';
 import { drain, type TwinScenario } from '../harness.js';
 
 const COMMAND = 'touch made-by-bash.txt && echo created';
@@ -87,41 +88,6 @@ export const denyWithInterrupt: TwinScenario = {
   },
 };
 
-/** A prompt iterable the scenario feeds turn by turn and ends when it is done. */
-export function heldPrompt(): {
-  input: AsyncIterable<SDKUserMessage>;
-  send(text: string): void;
-  end(): void;
-} {
-  const pending: SDKUserMessage[] = [];
-  let wake: (() => void) | undefined;
-  let ended = false;
-  return {
-    input: {
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          while (pending.length > 0) yield pending.shift()!;
-          if (ended) return;
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-      },
-    },
-    send(text) {
-      pending.push({
-        type: 'user',
-        message: { role: 'user', content: text },
-        parent_tool_use_id: null,
-        session_id: '',
-      });
-      wake?.();
-    },
-    end() {
-      ended = true;
-      wake?.();
-    },
-  };
-}
-
 export const interruptWhilePending: TwinScenario = {
   name: 'interrupt while a permission is pending',
   async run({ start, world }) {
@@ -131,7 +97,7 @@ export const interruptWhilePending: TwinScenario = {
       .thenAnswer((ctx) => (ctx.lastUserText.includes('[[next]]') ? 'Second turn answered.' : 'unexpected'))
       .build();
     const options = await start(script);
-    const held = heldPrompt();
+    const held = heldInput();
     let asked!: () => void;
     const askedPromise = new Promise<void>((resolve) => (asked = resolve));
     const calls: unknown[] = [];

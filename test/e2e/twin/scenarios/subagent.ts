@@ -3,40 +3,13 @@
 // calls that need permission. Run as is, with state events for the application, and with a CLI that
 // sends no session-state frames (as older CLIs and custom spawners do).
 import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-import { pinnedClaudePath, scenario } from '../../../../src/testing/index.js';
-import { drain, type RunEnv, type TwinScenario } from '../harness.js';
-
-const READ_INPUT = { file_path: '/etc/hostname' };
-const BASH_INPUT = { command: 'cat /etc/os-release', description: 'Show the OS release' };
-
-function subagentScript(rootResultDelivered: Promise<void>) {
-  return scenario()
-    .on('bg')
-    .launchBackgroundAgent({ prompt: '[[sub]] inspect the host', description: 'Inspect host' })
-    .thenAnswer('Launched a background agent.')
-    .onTaskNotification()
-    .thenAnswer('The background agent reported back.')
-    .subagent('sub')
-    .after(rootResultDelivered)
-    .callTool('Read', READ_INPUT)
-    .callTool('Bash', BASH_INPUT)
-    .thenReport('Host inspected.')
-    .build();
-}
-
-/** A CLI wrapper that hides the session-state variable, so the CLI emits no session_state_changed. */
-function cliWithoutStateEvents(env: RunEnv): string {
-  const path = join(env.world.scratch.dir, 'claude-without-state-events.sh');
-  writeFileSync(
-    path,
-    `#!/bin/sh\nexec env -u CLAUDE_CODE_SDK_READS_SESSION_STATE '${pinnedClaudePath()}' "$@"\n`,
-  );
-  chmodSync(path, 0o755);
-  return path;
-}
+import {
+  BACKGROUND_AGENT_PROMPT,
+  backgroundSubagentScenario,
+  writeCliWithoutStateEvents,
+} from '../../../../src/testing/index.js';
+import { drain, type TwinScenario } from '../harness.js';
 
 type Variant = 'default' | 'state events for the application' | 'CLI without state events';
 
@@ -49,9 +22,9 @@ function backgroundSubagent(variant: Variant): TwinScenario {
       let rootDone = false;
       const extraEnv =
         variant === 'state events for the application' ? { CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' } : {};
-      const options = await env.start(subagentScript(rootResult), extraEnv);
+      const options = await env.start(backgroundSubagentScenario({ askAfter: rootResult }), extraEnv);
       if (variant === 'CLI without state events')
-        options.pathToClaudeCodeExecutable = cliWithoutStateEvents(env);
+        options.pathToClaudeCodeExecutable = writeCliWithoutStateEvents(env.world.scratch.dir);
       const calls: unknown[] = [];
       const canUseTool: CanUseTool = (toolName, input, { agentID }) => {
         calls.push({ toolName, fromSubagent: agentID !== undefined, afterRootResult: rootDone });
@@ -59,7 +32,7 @@ function backgroundSubagent(variant: Variant): TwinScenario {
       };
       let results = 0;
       const observed = await drain(
-        env.sdk.query({ prompt: '[[bg]] start a background agent', options: { ...options, canUseTool } }),
+        env.sdk.query({ prompt: BACKGROUND_AGENT_PROMPT, options: { ...options, canUseTool } }),
         (message) => {
           if (message.type !== 'result') return;
           results += 1;
