@@ -1,0 +1,77 @@
+// What we know about why the figures are what they are, from profiles (`node --cpu-prof`) of the same
+// workloads on the machine BENCHMARKS.md was generated on. The benchmarks attach these texts to their
+// results; the numbers quoted here are from those profiles, not from the current run.
+
+export const ORPHAN_BOUND =
+  'What bounds Warden’s figure: after the exit it waits until stdout has been quiet for `quietAfterExitMs` ' +
+  '(50 ms) while the reader is waiting — the orphan keeps the pipe open, so only silence can say the CLI’s ' +
+  'last line is in — then kills the process group and scans /proc for marked descendants (a few ms) before ' +
+  'ending. The official SDK ends only at stdout EOF, i.e. when the orphan dies: after 2 s here, never for an ' +
+  'orphan that lives on.';
+
+export const ORPHAN_GAP =
+  'The quiet window (50 ms) is most of Warden’s figure. A shorter `quietAfterExitMs`, or ending as soon as ' +
+  'stdout is quiet and the CLI’s process group has no member left but known orphans, would close the gap.';
+
+export const PERMISSIONS_GAP =
+  'A round trip is dominated by what both hosts share: two pipe hops and two processes waking each other on ' +
+  'a 2-core machine. In a `--cpu-prof` of 20,000 round trips, the largest single item in both hosts is the ' +
+  'synchronous pipe write of the reply (`writeUtf8String`, which also wakes the fake CLI): a third or more ' +
+  'of the host’s non-idle CPU. Warden uses more CPU per round trip than the official SDK (the *host CPU* ' +
+  'row), with no single hotspot: its own JavaScript (~12 µs against ~8.5 µs under the profiler — transport ' +
+  '107 ms, control 45 ms, session 44 ms, zod 44 ms, against 169 ms), the Node internals it calls per ' +
+  'request (an AbortController, a promise per write, ~3 µs more) and their garbage (~1 µs). Halving the ' +
+  'official SDK’s p50 would need a round trip cheaper than the pipe hops and wake-ups alone, so no ' +
+  'host-side change can meet this target. What would bring Warden level with or below the official SDK: ' +
+  'skip building `InputLifecycle.openReasons` (human-readable strings) on every control-channel activity ' +
+  'and every frame — a cheap "may stdin close?" check first; check the `can_use_tool` envelope with ' +
+  'hand-written field tests instead of zod on this hot path; build the callback context without ' +
+  '`Object.entries` over a fresh object. The p99 moves with the machine’s load (a delayed wake-up of ' +
+  'either process); Warden’s extra CPU per request leaves it a little more exposed.';
+
+export const PERMISSIONS_PLACEMENT =
+  'Why two placements: with the host and the fake CLI free to run on either of the 2 cores, each hop is a ' +
+  'cross-core wake-up whose cost depends on where the scheduler put the two processes and what else runs, ' +
+  'and the per-run p50 falls into two groups (about 50 µs and about 100 µs, for both hosts alike); the ' +
+  'median then depends on how many runs land in each group. On one core each hop is a context switch, and ' +
+  'the figure is the work of the two processes, steady from run to run. The target is checked on that one.';
+
+export const THROUGHPUT_GAP =
+  'Both hosts must JSON.parse every line, and that plus the garbage its objects leave is a floor they ' +
+  'share. In a `--cpu-prof` of 200,000 × 1 KiB: Warden spends ~3.6 µs of CPU per message — line decoding ' +
+  'and JSON.parse ~2.0 µs (`LineDecoder#decodeLine`, 390 ms inclusive), async hand-offs ~0.7 µs ' +
+  '(microtasks, 136 ms), GC ~0.5 µs, bookkeeping the rest (`InputLifecycle.openReasons` runs for every ' +
+  'frame, 18 ms). The official SDK spends ~4.7 µs: JSON.parse 367 ms, readline’s regex split 108 ms, string ' +
+  'decoding, async generators, GC. Twice its rate means ≤ 2.35 µs per message, i.e. well under 0.5 µs for ' +
+  'everything except parsing — less than one promise hand-off per message costs, and an async iterator ' +
+  'needs at least one. For 8 MiB lines the floor is UTF-8 decoding plus JSON.parse of 8 MiB (~19 ms of ' +
+  'Warden’s ~25 ms per message; the rest is joining the 64 KiB reads); the official SDK spends ~36 ms ' +
+  '(readline’s regex over the whole line). What would narrow the gap: one async hand-off per message ' +
+  'instead of two (today FrameQueue → the session’s reader loop → MessageQueue, with an `async push` ' +
+  'awaited per message), no per-frame `openReasons`, and decoding a chunk’s complete lines with one ' +
+  '`toString` (measured: ~4% less host CPU, so not applied).';
+
+export const THROUGHPUT_LOAD_NOTE =
+  'The rate depends on the machine’s load more than any other figure here. The fake CLI can only be one ' +
+  'pipe buffer (64 KiB) ahead of the host; a host that empties the pipe sleeps until the CLI writes more, ' +
+  'and on a machine with more runnable processes than cores every such wake-up waits for a core. Warden, ' +
+  'which uses less CPU per message, empties the pipe sooner and so sleeps more often (*host waits*): ' +
+  'on an idle machine that costs nothing, under heavy load its rate can fall below the official SDK’s in ' +
+  'single runs (seen at load average 8–12 on 2 cores). Host CPU does not depend on this and is the steadier ' +
+  'figure. Reading ahead further would not help: the limit is the pipe’s capacity, which Node cannot raise.';
+
+export const MEMORY_GAP =
+  'Most of a session’s memory is the same in both hosts: the ChildProcess object, its three pipes and ' +
+  'their stream state. What a host can save is its own per-session objects.';
+
+export const MEMORY_NOTE =
+  'RSS moves in pages and with the allocator, so its per-session figure is the noisier of the two; the ' +
+  'V8 heap figure (after full collections) is the steadier one.';
+
+export const REAL_CLI_SHUTDOWN =
+  'Wall time here is the CLI’s (startup ≈ 0.4 s, then the scripted conversation); a host adds milliseconds. ' +
+  'One systematic cost Warden has and the official SDK has not: after the CLI exits, Warden kills what is ' +
+  'left of its process group and scans /proc for marked descendants before it ends the iteration (its ' +
+  'guarantee that a finished query leaves nothing running): 3–8 ms in an instrumented run with ~90 ' +
+  'processes on the machine, more on a busy host. Ending the iteration first and cleaning up right after ' +
+  'would remove it from the wall time, at the price of that guarantee.';
