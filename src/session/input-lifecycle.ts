@@ -112,6 +112,28 @@ export class InputLifecycle {
   }
 
   /**
+   * Whether stdin may close now, given the control requests in flight. Checked on every message, so it
+   * allocates nothing; openReasons() says why not when someone needs to read it.
+   */
+  isSettled(controlInFlight: number): boolean {
+    return (
+      this.#openInputs === 0 &&
+      this.#userTurnsAwaitingResult === 0 &&
+      !this.#cliTurnActive &&
+      this.#tasks.size === 0 &&
+      controlInFlight === 0 &&
+      (this.#state === undefined ? this.#expectCliTurnUntil <= this.#now() : this.#state === 'idle')
+    );
+  }
+
+  /** When the notification grace ends, if it is what holds input open (no state frames). */
+  get graceEndsAt(): number | undefined {
+    return this.#state === undefined && this.#expectCliTurnUntil > this.#now()
+      ? this.#expectCliTurnUntil
+      : undefined;
+  }
+
+  /**
    * Why input must stay open, given the control requests in flight. Empty means stdin may close now.
    * `recheckAt` is set when the answer changes with time alone (the notification grace).
    */

@@ -67,6 +67,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   #finished = false;
   #closing = false;
   #recheckTimer: NodeJS.Timeout | undefined;
+  #recheckAt: number | undefined;
   #ceilingTimer: NodeJS.Timeout | undefined;
   readonly #onAbort = (): void => this.#abort();
   #resolveClosed!: () => void;
@@ -208,14 +209,17 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     const live = this.#settledLive;
     if (live === undefined) return;
     const inFlight = live.channel.inFlightInbound + live.channel.pendingOutbound;
-    const { reasons, recheckAt } = this.#lifecycle.openReasons(inFlight);
-    clearTimeout(this.#recheckTimer);
-    if (reasons.length === 0) return this.#endInput(live);
-    if (recheckAt !== undefined)
-      this.#recheckTimer = setTimeout(
-        () => this.#maybeEndInput(),
-        Math.max(0, recheckAt - Date.now()),
-      ).unref();
+    if (this.#lifecycle.isSettled(inFlight)) return this.#endInput(live);
+    // Only the grace after a task notification changes with time alone: look again when it ends.
+    const recheckAt = this.#lifecycle.graceEndsAt;
+    if (recheckAt !== undefined && recheckAt !== this.#recheckAt) {
+      clearTimeout(this.#recheckTimer);
+      this.#recheckAt = recheckAt;
+      this.#recheckTimer = setTimeout(() => {
+        this.#recheckAt = undefined;
+        this.#maybeEndInput();
+      }, recheckAt - Date.now()).unref();
+    }
   }
 
   #endInput(live: Live): void {

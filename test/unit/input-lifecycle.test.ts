@@ -14,6 +14,17 @@ const assistant = (parent: string | null = null) => ({
   message: {},
 });
 
+/** The reasons input stays open, checked against the allocation-free isSettled() the hot path uses. */
+function reasonsOf(lifecycle: InputLifecycle, inFlight: number): string[] {
+  const { reasons } = lifecycle.openReasons(inFlight);
+  assert.equal(
+    lifecycle.isSettled(inFlight),
+    reasons.length === 0,
+    `isSettled disagrees with ${JSON.stringify(reasons)}`,
+  );
+  return reasons;
+}
+
 function promptSent(lifecycle: InputLifecycle): void {
   lifecycle.inputOpened();
   lifecycle.userMessageWritten();
@@ -24,11 +35,11 @@ describe('InputLifecycle', () => {
   it('keeps input open until the turn has its result', () => {
     const lifecycle = new InputLifecycle();
     promptSent(lifecycle);
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['1 turn(s) await a result']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['1 turn(s) await a result']);
     lifecycle.observe(system('init'));
     lifecycle.observe(assistant());
     lifecycle.observe(result());
-    assert.deepEqual(lifecycle.openReasons(0).reasons, []);
+    assert.deepEqual(reasonsOf(lifecycle, 0), []);
   });
 
   it('keeps input open while the caller input is open, whatever else happened', () => {
@@ -36,14 +47,14 @@ describe('InputLifecycle', () => {
     lifecycle.inputOpened();
     lifecycle.userMessageWritten();
     lifecycle.observe(result());
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['the caller input is open']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['the caller input is open']);
   });
 
   it('keeps input open while a control request is in flight', () => {
     const lifecycle = new InputLifecycle();
     promptSent(lifecycle);
     lifecycle.observe(result());
-    assert.deepEqual(lifecycle.openReasons(2).reasons, ['2 control request(s) in flight']);
+    assert.deepEqual(reasonsOf(lifecycle, 2), ['2 control request(s) in flight']);
   });
 
   it('waits for a background task after the root result, without state frames', () => {
@@ -53,7 +64,7 @@ describe('InputLifecycle', () => {
     lifecycle.observe(system('background_tasks_changed', { tasks: [{ task_id: 't1' }] }));
     lifecycle.observe(system('task_started', { task_id: 't1' }));
     lifecycle.observe(result());
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['1 background task(s) running']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['1 background task(s) running']);
     // The subagent's own messages carry a parent tool use id: they do not open a root turn.
     lifecycle.observe(assistant('toolu_agent'));
     lifecycle.observe(system('task_notification', { task_id: 't1', status: 'completed' }));
@@ -62,12 +73,14 @@ describe('InputLifecycle', () => {
     assert.equal(waiting.reasons.length, 1);
     assert.match(waiting.reasons[0]!, /may start a turn/);
     assert.equal(waiting.recheckAt, 1500);
+    assert.equal(lifecycle.graceEndsAt, 1500);
+    assert.equal(lifecycle.isSettled(0), false);
     // The CLI starts its own turn to report the task: input stays open until that turn's result.
     lifecycle.observe(system('init'));
     now = 2000;
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['a turn started by the CLI awaits its result']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['a turn started by the CLI awaits its result']);
     lifecycle.observe(result({ origin: { kind: 'task-notification', runId: 'r1' } }));
-    assert.deepEqual(lifecycle.openReasons(0).reasons, []);
+    assert.deepEqual(reasonsOf(lifecycle, 0), []);
   });
 
   it('closes after the notification grace when no turn follows', () => {
@@ -77,9 +90,9 @@ describe('InputLifecycle', () => {
     lifecycle.observe(system('task_started', { task_id: 't1' }));
     lifecycle.observe(result());
     lifecycle.observe(system('task_notification', { task_id: 't1' }));
-    assert.equal(lifecycle.openReasons(0).reasons.length, 1);
+    assert.equal(reasonsOf(lifecycle, 0).length, 1);
     now = 101;
-    assert.deepEqual(lifecycle.openReasons(0).reasons, []);
+    assert.deepEqual(reasonsOf(lifecycle, 0), []);
   });
 
   it('treats background_tasks_changed as the full current list', () => {
@@ -89,7 +102,7 @@ describe('InputLifecycle', () => {
     lifecycle.observe(system('task_started', { task_id: 'b' }));
     lifecycle.observe(result());
     lifecycle.observe(system('background_tasks_changed', { tasks: [{ task_id: 'b' }] }));
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['1 background task(s) running']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['1 background task(s) running']);
   });
 
   it('also requires idle once the CLI sends state frames', () => {
@@ -97,9 +110,9 @@ describe('InputLifecycle', () => {
     promptSent(lifecycle);
     lifecycle.observe(system('session_state_changed', { state: 'running' }));
     lifecycle.observe(result());
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['the CLI reports running']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['the CLI reports running']);
     lifecycle.observe(system('session_state_changed', { state: 'idle' }));
-    assert.deepEqual(lifecycle.openReasons(0).reasons, []);
+    assert.deepEqual(reasonsOf(lifecycle, 0), []);
     assert.equal(lifecycle.sawStateFrames, true);
   });
 
@@ -112,8 +125,8 @@ describe('InputLifecycle', () => {
     // A CLI-started result arriving while the second user turn runs must not count as its result.
     lifecycle.observe(result({ origin: { kind: 'task-notification' } }));
     lifecycle.inputClosed();
-    assert.deepEqual(lifecycle.openReasons(0).reasons, ['1 turn(s) await a result']);
+    assert.deepEqual(reasonsOf(lifecycle, 0), ['1 turn(s) await a result']);
     lifecycle.observe(result({ origin: { kind: 'human' } }));
-    assert.deepEqual(lifecycle.openReasons(0).reasons, []);
+    assert.deepEqual(reasonsOf(lifecycle, 0), []);
   });
 });
