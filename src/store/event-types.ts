@@ -3,6 +3,7 @@
 // any view, and the conversation, from the log alone.
 import type {
   ApprovalDecision,
+  ApprovalRecord,
   RunResult,
   RunStatus,
   SubagentStatus,
@@ -110,19 +111,20 @@ export interface EventDataMap {
     condition: RejectCondition;
     message: string;
   };
-  'approval.requested': {
-    approvalId: string;
-    runId: string;
-    subagentId: string | null;
-    toolName: string;
-    input: Record<string, unknown>;
-    toolUseId: string;
-    requestId: string;
-    suggestions: unknown[];
-    blockedPath: string | null;
-    decisionReason: string | null;
-    generation: number;
-  };
+  /** The request as the approval record keeps it (records.ts), named by its id. */
+  'approval.requested': { approvalId: string } & Pick<
+    ApprovalRecord,
+    | 'runId'
+    | 'subagentId'
+    | 'toolName'
+    | 'input'
+    | 'toolUseId'
+    | 'requestId'
+    | 'suggestions'
+    | 'blockedPath'
+    | 'decisionReason'
+    | 'generation'
+  >;
   'approval.decided': { approvalId: string } & ApprovalDecision;
   'approval.cancelled': { approvalId: string; reason: string };
   'approval.expired': { approvalId: string; reason: string };
