@@ -75,3 +75,31 @@ export const REAL_CLI_SHUTDOWN =
   'guarantee that a finished query leaves nothing running): 3–8 ms in an instrumented run with ~90 ' +
   'processes on the machine, more on a busy host. Ending the iteration first and cleaning up right after ' +
   'would remove it from the wall time, at the price of that guarantee.';
+
+export const SUPERVISOR_SERVER_NOTES: readonly string[] = [
+  'Where an approval’s time goes (a `--cpu-prof` of the host over 2,000 decisions; its main thread is busy ' +
+    'all along, ~2.3 ms per decision under the profiler): the two commits (`approval.requested`, ' +
+    '`approval.decided`, each an fsync) ~0.95 ms — the durable floor, about 1,000 decisions/s on this disk ' +
+    'if nothing else ran, since the commits are sequential on the one thread; HTTP ~0.4 ms (with ' +
+    "`overrideGlobalObjects: false` every request builds undici's Request, the 20-byte body is read " +
+    'through a web ReadableStream (`readJsonBody`, ~0.13 ms) and the JSON reply is pumped out of a ' +
+    'Response stream (`responseViaResponseObject`, ~0.16 ms)); streaming the two events to the watching ' +
+    'client ~0.25 ms; SQLite statements ~0.3 ms, half of it compiling them: `SqliteStore#row`/`#rows` call ' +
+    '`db.prepare()` on every read, and a decision reads its approval twice (`Supervisor#decide`) and each ' +
+    'request its thread (`ThreadRuntime.policy()`, which also recompiles the rules); GC ~0.06 ms. The POST ' +
+    'latency is mostly queueing: 4 requests in flight at ~420/s is ~9.5 ms by Little’s law, and the p50 is ' +
+    'about that; the CLI’s request → reply likewise (8 in flight).',
+  'Where an event’s time goes (a `--cpu-prof` of 20,000 events × 50 clients): the commit ~0.43 ms (the ' +
+    'store alone commits in ~0.27 ms, bench/store.ts; the fsync’s wake-up waits for a core here), then the ' +
+    'fan-out, ~1 ms per event on the same thread: each client’s stream pulls its own copy from SQLite ' +
+    '(`supervisor.events()` per socket: in a 2,000-event burst 17,500 reads of ~6 events each, every read preparing its ' +
+    'statement and JSON-parsing each row again — ~7 µs per event per client), serialises it again, and ' +
+    'writes it with a `writev` of its own (~7 µs per event per client: one million syscalls), plus the ' +
+    'garbage of all that (GC 9%). So the append rate is the fan-out rate: with the same 2,000-event burst, ' +
+    '~2,450 events/s to 1 client, ~1,600 to 10, ~670 to 50. What would lift it: one reader per server at ' +
+    'the live edge that reads each page once and serialises each event once for every client keeping up ' +
+    '(clients behind keep pulling their own); one socket write per page instead of per event (cork around ' +
+    'the page); prepared statements cached in SqliteStore.',
+  'The 50 clients share one Node process, on the same 2 cores as the server: lags include their own ' +
+    "delays, and an event's `at` has millisecond resolution.",
+];

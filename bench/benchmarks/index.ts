@@ -4,6 +4,7 @@ import { memoryBenchmark } from './memory.js';
 import { orphanBenchmark } from './orphan.js';
 import { permissionsBenchmark } from './permissions.js';
 import { realCliBenchmark } from './real-cli.js';
+import { supervisorServerBenchmark } from './supervisor-server.js';
 import { throughputBenchmark } from './throughput.js';
 
 export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
@@ -12,11 +13,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   throughputBenchmark,
   memoryBenchmark,
   realCliBenchmark,
-  {
-    name: 'supervisor',
-    title: 'Supervisor and server',
-    pending:
-      'comes with the supervisor and the server (warden/supervisor, the HTTP + WebSocket API); ' +
-      'the official SDK has no counterpart to compare against there.',
-  },
+  supervisorServerBenchmark,
 ];

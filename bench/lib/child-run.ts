@@ -1,6 +1,8 @@
 // Runs a helper script (a host in its own Node process) and collects the JSON lines it prints on stdout.
-// Stopped with SIGKILL when the signal aborts; the caller kills what the helper started, by marker.
+// Stopped with SIGKILL when the signal aborts; the caller kills what the helper started, by marker. A helper
+// that serves until told (bench/supervisor-server/host.ts) reads what the caller writes to `stdin`.
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 export interface ChildRunOptions {
   readonly script: string;
@@ -12,6 +14,8 @@ export interface ChildRunOptions {
   readonly signal: AbortSignal;
   /** Called for each JSON line as it arrives. */
   readonly onMessage?: (message: Record<string, unknown>) => void;
+  /** Piped into the helper's stdin (else stdin is empty); ending it ends the helper's stdin. */
+  readonly stdin?: Readable;
 }
 
 /** Resolves with every JSON line once the helper exits 0; rejects with its stderr tail otherwise. */
@@ -21,8 +25,12 @@ export function runChild(options: ChildRunOptions): Promise<Record<string, unkno
     const child = spawn(
       command,
       [...prefix, ...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...options.args],
-      { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] },
     );
+    // The helper may be gone (killed at the bound) by the time we write to it.
+    child.stdin.on('error', () => undefined);
+    if (options.stdin === undefined) child.stdin.end();
+    else options.stdin.pipe(child.stdin);
     const messages: Record<string, unknown>[] = [];
     let pending = '';
     let stderr = '';

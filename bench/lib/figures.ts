@@ -1,6 +1,6 @@
 // Turning per-run outcomes into report figures: a median with min and max per host, and the ratio.
 import { HOST_NAMES, type HostName } from './hosts.js';
-import { failures, successes, type Outcomes } from './outcomes.js';
+import { failures, successes, type Outcome, type Outcomes } from './outcomes.js';
 import type { Figure } from './model.js';
 import { ratio, summarize } from './stats.js';
 
@@ -33,6 +33,15 @@ export function figureOf<T>(spec: FigureSpec, outcomes: Outcomes<T>, pick: (valu
     samples,
     failures: { warden: failures(outcomes.warden), official: failures(outcomes.official) },
   };
+}
+
+/** A figure of Warden alone (nothing to compare with): no official summary, no ratio. */
+export function wardenFigureOf<T>(
+  spec: FigureSpec,
+  outcomes: readonly Outcome<T>[],
+  pick: (value: T) => number,
+): Figure {
+  return figureOf(spec, { warden: [...outcomes], official: [] }, pick);
 }
 
 /** "3 × timed out after 10 s; 1 × …" */

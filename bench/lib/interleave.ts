@@ -4,7 +4,7 @@
 import { bounded } from './bounded.js';
 import { collectGarbage } from './gc.js';
 import { HOST_LABELS, HOST_NAMES, type HostName } from './hosts.js';
-import type { Outcome, Outcomes } from './outcomes.js';
+import { reasonOf, type Outcome, type Outcomes } from './outcomes.js';
 
 export interface InterleaveOptions<T> {
   /** Label for progress lines, e.g. "orphan, exit 0". */
@@ -34,9 +34,4 @@ export async function interleave<T>(options: InterleaveOptions<T>): Promise<Outc
     }
   }
   return outcomes;
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof Error) return error.message.split('\n')[0] ?? error.name;
-  return String(error);
 }

@@ -42,6 +42,11 @@ export interface BenchmarkResult {
   readonly targets: readonly TargetCheck[];
   /** Facts a reader needs to read the figures right (outcomes, anomalies). */
   readonly notes: readonly string[];
+  /**
+   * Set when the official SDK has nothing to compare with, saying why: the report then shows Warden's
+   * absolute figures alone, without a ratio (the figures' `official` is undefined, its runs empty).
+   */
+  readonly wardenOnly?: string;
 }
 
 export interface BenchContext {

@@ -13,3 +13,9 @@ export function successes<T>(outcomes: readonly Outcome<T>[]): T[] {
 export function failures<T>(outcomes: readonly Outcome<T>[]): string[] {
   return outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
 }
+
+/** A failed run's reason as the report shows it: the first line of the error's message. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) return error.message.split('\n')[0] ?? error.name;
+  return String(error);
+}
