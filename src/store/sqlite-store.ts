@@ -27,6 +27,7 @@ const DEFAULT_EVENT_PAGE = 500;
 
 export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
   readonly #projector: Projector;
   readonly #commit: (threadId: string, drafts: readonly EventDraft[]) => StoredEvent[];
 
@@ -196,10 +197,20 @@ export class SqliteStore implements Store {
   }
 
   #row(sql: string, ...values: unknown[]): Row | undefined {
-    return this.#db.prepare(sql).get(...values) as Row | undefined;
+    return this.#prepared(sql).get(...values) as Row | undefined;
   }
 
   #rows(sql: string, ...values: unknown[]): Row[] {
-    return this.#db.prepare(sql).all(...values) as Row[];
+    return this.#prepared(sql).all(...values) as Row[];
+  }
+
+  /** Compiling a statement costs more than running it; the queries are a small fixed set of strings. */
+  #prepared(sql: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 }
