@@ -15,7 +15,7 @@ export interface ConfigDir {
   cleanup(): void;
 }
 
-export const PROJECT_CWD = '/work/demo-project';
+export const PROJECT_CWD = '/home/dev/demo-project';
 
 export function createConfigDir(): ConfigDir {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-sessions-')));

@@ -201,7 +201,7 @@ describe('mutations', () => {
 
 describe('where transcripts live', () => {
   it('a cwd longer than 200 characters: the hashed project folder is found, other cwds with the prefix are not', async () => {
-    const long = `/work/${'deep-folder/'.repeat(20)}project`;
+    const long = `/home/dev/${'deep-folder/'.repeat(20)}project`;
     const other = `${long}-other`;
     const base = long.replace(/[^a-zA-Z0-9]/g, '-').slice(0, 200);
     for (const [n, cwd, hash] of [

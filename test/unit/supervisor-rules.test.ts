@@ -10,7 +10,7 @@ import { ValidationError } from '../../src/protocol/errors.js';
 import { compilePolicy, evaluatePolicy, validateRules } from '../../src/supervisor/policy.js';
 import { compileRule, ruleMatches } from '../../src/supervisor/rules.js';
 
-const CWD = '/work/repo';
+const CWD = '/home/dev/repo';
 
 function matches(
   rule: string,
@@ -59,7 +59,7 @@ describe('permission rules', () => {
       'Claude Code spelling',
     );
     assert.equal(matches('Edit(src/**)', 'Edit', { file_path: 'src/a/b.ts' }), true);
-    assert.equal(matches('Edit(src/**)', 'Edit', { file_path: '/work/repo/src/x.ts' }), true);
+    assert.equal(matches('Edit(src/**)', 'Edit', { file_path: '/home/dev/repo/src/x.ts' }), true);
     assert.equal(matches('Edit(src/**)', 'Edit', { file_path: 'src/../../etc/passwd' }), false);
     assert.equal(matches('Edit(src/**/*.ts)', 'Edit', { file_path: 'src/x.ts' }), true);
   });
