@@ -12,7 +12,7 @@ import { describe, test, type TestContext } from 'node:test';
 
 import { query as officialQuery } from '@anthropic-ai/claude-agent-sdk';
 
-import { query, type CanUseTool } from '../../src/index.js';
+import { InputClosedError, query, type CanUseTool, type WardenError } from '../../src/index.js';
 import { fakeCliPath } from '../../src/testing/fake-cli.js';
 import { collect, fakeReportMessage, fakeRun, ofType, type Frame } from './helpers/sdk-fake.js';
 import { assertNoProcess } from './transport-helpers.js';
@@ -110,4 +110,41 @@ describe('a permission request from a background agent after the root result', (
     assert.equal(summary.late_request, 'answered');
     assert.equal(asks, 1);
   });
+});
+
+describe('the opt-in ceiling (maxInputWaitMs)', () => {
+  test(
+    'closes stdin when it fires, says so in the stream and to onWarning, and the late request fails',
+    HANG,
+    async (t) => {
+      // The subagent works for 2 s before asking; the ceiling is 200 ms after the root result.
+      const fake = fakeRun(t, 'bg-permission-late', { FAKE_CLI_LATE_MS: '2000' });
+      const warnings: WardenError[] = [];
+      const asks: Ask[] = [];
+      const q = query({
+        prompt: 'inspect the host in the background',
+        options: {
+          ...fake.options,
+          canUseTool: recordingCanUseTool(asks),
+          maxInputWaitMs: 200,
+          onWarning: (warning) => warnings.push(warning),
+        },
+      });
+      const { messages, error } = await collect(q);
+
+      assert.equal(error, undefined, 'the query still ends by itself');
+      const notice = ofType(messages, 'system', 'warden_input_closed');
+      assert.equal(notice.length, 1);
+      assert.equal(notice[0]?.reason, 'max_input_wait');
+      assert.deepEqual(notice[0]?.open_reasons, ['1 background task(s) running', 'the CLI reports running']);
+      const closedWarnings = warnings.filter((w) => w instanceof InputClosedError);
+      assert.equal(closedWarnings.length, 1);
+      assert.equal(closedWarnings[0]?.code, 'INPUT_CLOSED');
+      // What the ceiling costs, made visible: the request that came later could not be answered.
+      assert.deepEqual(asks, []);
+      assert.equal(fakeReportMessage(messages).late_request, 'stream_closed');
+      await q.closed;
+      await assertNoProcess(await fake.pid);
+    },
+  );
 });
