@@ -1,12 +1,13 @@
 // One WebSocket client's event stream: the log replayed after `since`, a `live` marker, then new events as
-// they are committed. Each client pulls from its own supervisor iterator, so the server holds nothing per
-// client beyond what the socket buffers — and that is capped: a client whose socket will not drain is told
-// to reconnect (close 4008, with the seq to continue from) instead of making the server hoard its backlog.
+// they are committed. The replay is read from the store by this client alone; live events come from the
+// supervisor's shared feed (live-feed.ts), read and serialised once for every client. What the server holds
+// per client is capped: a client whose socket will not drain is told to reconnect (close 4008, with the seq
+// to continue from) instead of making the server hoard its backlog.
 import { ConflictError } from '../protocol/errors.js';
-import type { StoredEvent } from '../store/event-types.js';
 import type { Supervisor } from '../supervisor/index.js';
 import { WS_CLOSE, type ServerMessage } from './api-schema.js';
 import { PAGE } from './event-reader.js';
+import { liveFeedOf, toLiveEvent, type LiveEvent } from './live-feed.js';
 
 /** The part of a `ws` WebSocket the stream uses (tests substitute a fake). */
 export interface StreamSocket {
@@ -17,10 +18,16 @@ export interface StreamSocket {
   on(event: 'close', listener: () => void): unknown;
 }
 
+/** The connection under the WebSocket: corked while a page's frames are written, they leave in one write. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 export interface StreamLimits {
-  /** Past this many bytes waiting in the socket, the client is told to reconnect. */
+  /** Past this many bytes waiting (in the socket, or queued for it), the client is told to reconnect. */
   maxBufferedBytes: number;
-  /** Above this, the stream waits for the socket to drain before pulling the next event. */
+  /** Above this, the stream waits for the socket to drain before sending the next event. */
   highWaterBytes: number;
   /** How long a drain may take before the client counts as stalled (and is told to reconnect). */
   drainTimeoutMs: number;
@@ -36,70 +43,130 @@ const OPEN = 1;
 
 /**
  * Streams until the socket closes, the client falls behind, or the supervisor closes. The replay reads
- * pages that never wait; when one comes back empty, the `live` marker goes out and the supervisor's
- * events() takes over from the same seq, so nothing between the two is missed or repeated.
+ * pages that never wait; when one comes back short it has everything up to the log's end, and in the same
+ * synchronous step the stream joins the shared feed: replayed events up to the feed's position are sent,
+ * then the `live` marker, then the feed's pages after it — so nothing at the switch is missed or repeated.
  */
 export async function streamEvents(
   socket: StreamSocket,
   supervisor: Supervisor,
-  options: { since: number; threadId?: string; limits: StreamLimits },
+  options: { since: number; threadId?: string; limits: StreamLimits; cork?: Corkable },
 ): Promise<void> {
-  const { limits } = options;
-  const thread = options.threadId === undefined ? {} : { threadId: options.threadId };
-  const abort = new AbortController();
-  socket.on('close', () => abort.abort());
+  const { limits, threadId, cork } = options;
+  const thread = threadId === undefined ? {} : { threadId };
+  /** The last seq sent (what a reconnect continues from). */
   let sent = options.since;
+  /** Events at or before this seq are already covered (sent, or not this client's thread). */
+  let covered = options.since;
+  let queuedBytes = (): number => 0;
 
-  /** Sends one event; false when the client has been told to reconnect. */
-  const deliver = async (event: StoredEvent): Promise<boolean> => {
-    if (socket.bufferedAmount > limits.maxBufferedBytes) return tooSlow();
-    const written = send(socket, { type: 'event', event });
-    sent = event.seq;
-    if (socket.bufferedAmount > limits.highWaterBytes && !(await drained(written, limits.drainTimeoutMs)))
-      return tooSlow();
-    return true;
+  // Frames are acknowledged in order (ws calls back once each is handed to the OS), so counting them says
+  // whether the last one has gone, without a promise per frame.
+  let written = 0;
+  let acked = 0;
+  let onAck: (() => void) | undefined;
+  const ack = (): void => {
+    acked += 1;
+    onAck?.();
+  };
+  const drained = (): Promise<boolean> => {
+    const target = written;
+    if (acked >= target) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(false), limits.drainTimeoutMs);
+      timer.unref();
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        onAck = undefined;
+        resolve(ok);
+      };
+      onAck = () => {
+        if (acked >= target) finish(true);
+      };
+    });
   };
   const tooSlow = (): false => {
     socket.close(WS_CLOSE.TOO_SLOW, `client too slow; reconnect with since=${String(sent)}`);
     return false;
   };
 
-  try {
-    for (;;) {
-      if (socket.readyState !== OPEN) return;
-      const page = supervisor.readEvents({ after: sent, limit: PAGE, ...thread });
-      if (page.length === 0) break;
-      for (const event of page) if (socket.readyState !== OPEN || !(await deliver(event))) return;
+  /** Sends a page's frames (corked, so they leave together); false when the stream must stop. */
+  const deliver = async (events: readonly LiveEvent[]): Promise<boolean> => {
+    for (let i = 0; i < events.length;) {
+      let wait = false;
+      cork?.cork();
+      try {
+        for (; i < events.length && !wait; i += 1) {
+          const event = events[i]!;
+          if (event.seq <= covered || (threadId !== undefined && event.threadId !== threadId)) continue;
+          if (socket.readyState !== OPEN) return false;
+          if (socket.bufferedAmount + queuedBytes() > limits.maxBufferedBytes) return tooSlow();
+          socket.send(event.frame, ack);
+          written += 1;
+          sent = event.seq;
+          wait = socket.bufferedAmount > limits.highWaterBytes;
+        }
+      } finally {
+        cork?.uncork();
+      }
+      if (wait && !(await drained())) return tooSlow();
     }
+    return true;
+  };
+
+  const subscription = await replay();
+  if (subscription === undefined) return;
+  try {
     void send(socket, { type: 'live', seq: sent });
-    for await (const event of supervisor.events({ since: sent, signal: abort.signal, ...thread }))
-      if (socket.readyState !== OPEN || !(await deliver(event))) return;
-  } catch (error) {
-    // The supervisor closed between two reads: the same as it closing while we follow.
-    if (!(error instanceof ConflictError)) throw error;
+    for (;;) {
+      const page = await subscription.next();
+      if (page === undefined) break;
+      if (!(await deliver(page))) return;
+      covered = page.at(-1)?.seq ?? covered;
+    }
   } finally {
-    abort.abort();
+    subscription.unsubscribe();
   }
   // The supervisor closed (the server is shutting down).
   if (socket.readyState === OPEN) socket.close(WS_CLOSE.GOING_AWAY, 'server shutting down');
+
+  /** Sends the log after `since`, then joins the feed; undefined when the stream has ended. */
+  async function replay() {
+    const closed = new Promise<undefined>((resolve) => socket.on('close', () => resolve(undefined)));
+    try {
+      for (;;) {
+        if (socket.readyState !== OPEN) return undefined;
+        const page = supervisor.readEvents({ after: covered, limit: PAGE, ...thread });
+        if (page.length < PAGE) {
+          // Caught up with the log as of this read: join now, before anything else can be committed.
+          const subscription = liveFeedOf(supervisor).subscribe();
+          const position = subscription.position;
+          queuedBytes = () => subscription.queuedBytes;
+          const before = page.filter((event) => event.seq <= position).map(toLiveEvent);
+          // Later events come from the subscription, which queues them while these are sent.
+          void closed.then(() => subscription.unsubscribe());
+          if (!(await deliver(before))) {
+            subscription.unsubscribe();
+            return undefined;
+          }
+          covered = Math.max(covered, position);
+          return subscription;
+        }
+        if (!(await deliver(page.map(toLiveEvent)))) return undefined;
+        covered = page.at(-1)?.seq ?? covered;
+      }
+    } catch (error) {
+      // The supervisor closed between two reads: the same as it closing while we follow.
+      if (!(error instanceof ConflictError)) throw error;
+      if (socket.readyState === OPEN) socket.close(WS_CLOSE.GOING_AWAY, 'server shutting down');
+      return undefined;
+    }
+  }
 }
 
 /** Resolves when the frame has been handed to the OS (ws calls back then), or with an error. */
 export function send(socket: StreamSocket, message: ServerMessage): Promise<void> {
   return new Promise((resolve) => socket.send(JSON.stringify(message), () => resolve()));
-}
-
-async function drained(written: Promise<void>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([written.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

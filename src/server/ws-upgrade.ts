@@ -60,6 +60,8 @@ export function attachWebSocket(server: Server, options: SocketOptions): { close
       streamEvents(ws, options.supervisor, {
         since,
         limits: options.limits,
+        // The connection ws writes to: corking it sends a page's frames in one write.
+        cork: socket,
         ...(query.threadId === undefined ? {} : { threadId: query.threadId }),
       }).catch((error: unknown) => {
         options.onError(error);
