@@ -84,22 +84,18 @@ export const SUPERVISOR_SERVER_NOTES: readonly string[] = [
     "`overrideGlobalObjects: false` every request builds undici's Request, the 20-byte body is read " +
     'through a web ReadableStream (`readJsonBody`, ~0.13 ms) and the JSON reply is pumped out of a ' +
     'Response stream (`responseViaResponseObject`, ~0.16 ms)); streaming the two events to the watching ' +
-    'client ~0.25 ms; SQLite statements ~0.3 ms, half of it compiling them: `SqliteStore#row`/`#rows` call ' +
-    '`db.prepare()` on every read, and a decision reads its approval twice (`Supervisor#decide`) and each ' +
-    'request its thread (`ThreadRuntime.policy()`, which also recompiles the rules); GC ~0.06 ms. The POST ' +
-    'latency is mostly queueing: 4 requests in flight at ~420/s is ~9.5 ms by Little’s law, and the p50 is ' +
+    'client ~0.25 ms; SQLite reads ~0.15 ms (a decision reads its approval twice in `Supervisor#decide`, and ' +
+    'each request reads its thread and recompiles its rules in `ThreadRuntime.policy()`); GC ~0.06 ms. The POST ' +
+    'latency is mostly queueing: 4 requests in flight at ~560/s is ~7 ms by Little’s law, and the p50 is ' +
     'about that; the CLI’s request → reply likewise (8 in flight).',
-  'Where an event’s time goes (a `--cpu-prof` of 20,000 events × 50 clients): the commit ~0.43 ms (the ' +
-    'store alone commits in ~0.27 ms, bench/store.ts; the fsync’s wake-up waits for a core here), then the ' +
-    'fan-out, ~1 ms per event on the same thread: each client’s stream pulls its own copy from SQLite ' +
-    '(`supervisor.events()` per socket: in a 2,000-event burst 17,500 reads of ~6 events each, every read preparing its ' +
-    'statement and JSON-parsing each row again — ~7 µs per event per client), serialises it again, and ' +
-    'writes it with a `writev` of its own (~7 µs per event per client: one million syscalls), plus the ' +
-    'garbage of all that (GC 9%). So the append rate is the fan-out rate: with the same 2,000-event burst, ' +
-    '~2,450 events/s to 1 client, ~1,600 to 10, ~670 to 50. What would lift it: one reader per server at ' +
-    'the live edge that reads each page once and serialises each event once for every client keeping up ' +
-    '(clients behind keep pulling their own); one socket write per page instead of per event (cork around ' +
-    'the page); prepared statements cached in SqliteStore.',
+  'Where an event’s time goes: the commit (~0.3–0.4 ms with its fsync; bench/store.ts measures the store ' +
+    'alone), then the fan-out. One live reader per server (src/server/live-feed.ts) reads each page of new ' +
+    'events once and serialises each event once; every caught-up client gets the same frames, written with ' +
+    'the connection corked so a page leaves in one write; a client still replaying reads the store on its ' +
+    'own until it reaches the live edge. Before that, each client pulled its own copy from SQLite, ' +
+    're-serialised it and wrote it with a syscall of its own (~14 µs per event per client): ~1,000 events/s ' +
+    'to 50 clients at ~0.9 ms of server CPU per event, against ~3,300/s at ~0.2 ms since. Statements are ' +
+    'prepared once per store (they were compiled on every read, ~0.16 ms per decision).',
   'The 50 clients share one Node process, on the same 2 cores as the server: lags include their own ' +
     "delays, and an event's `at` has millisecond resolution.",
 ];
