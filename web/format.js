@@ -45,6 +45,8 @@ export function triggerLabel(trigger) {
       return 'started by the CLI';
     case 'task-notification':
       return 'started by the CLI after a subagent reported';
+    case 'history_lost':
+      return 'sent again in a new session (the earlier conversation could not be restored)';
     default:
       return `started by the CLI (${trigger})`;
   }

@@ -123,7 +123,9 @@ export class Transcript {
         return this.#line(event.data.subagentId, s.dim(`subagent ${event.data.status}${summary}`));
       }
       case 'run.created':
-        if (event.data.trigger !== 'human') this.#line(null, s.dim('(the agent continues by itself)'));
+        if (event.data.trigger === 'history_lost')
+          this.#line(null, s.dim('(sending the message again in a new CLI session)'));
+        else if (event.data.trigger !== 'human') this.#line(null, s.dim('(the agent continues by itself)'));
         return;
       case 'run.ended':
         return this.#runEnded(event.data);
@@ -136,6 +138,11 @@ export class Transcript {
         if (event.data.error !== null)
           this.#line(null, s.red(`The CLI ended with an error: ${event.data.error}`));
         return;
+      case 'session.resume_failed':
+        return this.#line(
+          null,
+          s.yellow(`The earlier conversation could not be restored: ${event.data.error}`),
+        );
       case 'thread.created':
       case 'thread.mode_changed':
       case 'session.started':

@@ -34,6 +34,12 @@ export interface EventDataMap {
   };
   'session.stopping': { generation: number; reason: string };
   'session.ended': { generation: number; reason: string; error: string | null };
+  /**
+   * The CLI could not resume the thread's session (its transcript is gone, or was never written because
+   * the CLI was killed before it flushed it). The thread forgets the session id; the messages that never
+   * reached the model are sent again in a new session.
+   */
+  'session.resume_failed': { generation: number; sessionId: string; error: string };
   'run.created': {
     runId: string;
     status: 'queued' | 'running';
@@ -41,6 +47,8 @@ export interface EventDataMap {
     prompt: string | null;
     userMessageId: string | null;
     generation: number;
+    /** The run whose message this one sends again (`trigger: 'history_lost'`). */
+    retryOf?: string;
   };
   'run.started': { runId: string };
   'run.ended': {
@@ -157,6 +165,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'session.initialized',
   'session.stopping',
   'session.ended',
+  'session.resume_failed',
   'run.created',
   'run.started',
   'run.ended',

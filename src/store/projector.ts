@@ -59,6 +59,8 @@ export class Projector {
         return this.#touchThread(threadId, at, "status = 'stopping'");
       case 'session.ended':
         return this.#touchThread(threadId, at, "status = 'idle'");
+      case 'session.resume_failed':
+        return this.#touchThread(threadId, at, 'session_id = NULL');
       case 'run.created': {
         const { runId, status, trigger, prompt, userMessageId, generation } = event.data;
         this.#run(

@@ -47,6 +47,8 @@ class Batch {
 export class LiveSession {
   readonly threadId: string;
   readonly generation: number;
+  /** The CLI session this process was asked to resume, if any. */
+  readonly resume: string | null;
   readonly tracker: TurnTracker;
   readonly input = new InputQueue();
   readonly query: SupervisedQuery;
@@ -66,6 +68,7 @@ export class LiveSession {
     this.#core = core;
     this.threadId = setup.threadId;
     this.generation = setup.generation;
+    this.resume = setup.resume;
     this.#onEnded = setup.onEnded;
     this.tracker = new TurnTracker(() => core.newId());
     const { claudePath, env } = core.options;
@@ -87,6 +90,11 @@ export class LiveSession {
   get finished(): Promise<void> {
     this.#finished ??= this.#read();
     return this.#finished;
+  }
+
+  /** Whether the CLI reported its session (system/init): before that, no message reached the model. */
+  get initialized(): boolean {
+    return this.#sessionId !== undefined;
   }
 
   newContext(runId: string): void {

@@ -3,7 +3,15 @@
 // process is gone, for whatever reason, everything it could have answered is closed out in one commit.
 import { randomUUID } from 'node:crypto';
 
-import { ConflictError, ControlChannelClosedError, NotFoundError } from '../protocol/errors.js';
+import {
+  ConflictError,
+  ControlChannelClosedError,
+  ErrorResultError,
+  NotFoundError,
+  StoreError,
+  toError,
+  WardenError,
+} from '../protocol/errors.js';
 import type { RunRecord, ThreadRecord } from '../store/records.js';
 import { closeoutDrafts } from '../store/closeout.js';
 import type { SupervisorCore } from './core.js';
@@ -14,6 +22,8 @@ import { compilePolicy, type CompiledPolicy } from './policy.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;
+/** How CLI 2.1.328 says a resume found no transcript for the session id. */
+const NO_CONVERSATION = 'No conversation found with session ID';
 
 export class ThreadRuntime implements GateHost {
   readonly threadId: string;
@@ -43,8 +53,11 @@ export class ThreadRuntime implements GateHost {
     return compilePolicy(thread.mode, thread.rules, thread.cwd);
   }
 
-  /** Pushes a user message into the live session, starting (or resuming) one if there is none. */
-  async send(text: string): Promise<RunRecord> {
+  /**
+   * Pushes a user message into the live session, starting (or resuming) one if there is none. `retryOf`
+   * names the run whose message this sends again after a failed resume.
+   */
+  async send(text: string, retryOf?: string): Promise<RunRecord> {
     if (this.#stopping !== undefined) await this.#stopping;
     const live = this.#live ?? this.#start();
     const runId = this.#core.newId();
@@ -56,10 +69,11 @@ export class ThreadRuntime implements GateHost {
         data: {
           runId,
           status,
-          trigger: 'human',
+          trigger: retryOf === undefined ? 'human' : 'history_lost',
           prompt: text,
           userMessageId: uuid,
           generation: live.generation,
+          ...(retryOf === undefined ? {} : { retryOf }),
         },
       },
       { type: 'message.user', data: { runId, uuid, text } },
@@ -178,13 +192,45 @@ export class ThreadRuntime implements GateHost {
     if (this.#live !== session) return;
     this.#live = undefined;
     const deliberate = session.endReason !== undefined;
+    const resumeError = deliberate ? undefined : failedResume(session, error);
+    const lost = resumeError === undefined ? [] : this.#unansweredRuns(session.generation);
     const drafts = closeoutDrafts(this.#core.store, this.threadId, {
       reason: session.endReason ?? 'process_exited',
       approvals: 'cancelled',
       subagents: deliberate ? 'stopped' : 'lost',
       error: error?.message ?? null,
     });
+    if (resumeError !== undefined && session.resume !== null)
+      drafts.push({
+        type: 'session.resume_failed',
+        data: { generation: session.generation, sessionId: session.resume, error: resumeError },
+      });
     this.#core.record(this.threadId, drafts);
+    if (lost.length > 0) void this.#sendAgain(lost);
+  }
+
+  /** The human messages a process took and never passed to the model, oldest first. */
+  #unansweredRuns(generation: number): RunRecord[] {
+    return this.#core.store
+      .listRuns(this.threadId)
+      .filter((run) => run.generation === generation && run.prompt !== null && run.trigger !== 'cli');
+  }
+
+  /**
+   * After a failed resume nothing of these runs reached the model, so their messages go to a new session
+   * (the thread no longer has a session id to resume). Reported through onWarning if that fails too.
+   */
+  async #sendAgain(runs: readonly RunRecord[]): Promise<void> {
+    try {
+      for (const run of runs) if (run.prompt !== null) await this.send(run.prompt, run.id);
+    } catch (error) {
+      const cause = toError(error);
+      this.#core.warn(
+        WardenError.isWardenError(cause)
+          ? cause
+          : new StoreError(`Could not send the messages of thread ${this.threadId} again`, { cause }),
+      );
+    }
   }
 
   /** Cancels matching pending approvals in one commit; with `hold`, their deny waits for release(). */
@@ -211,6 +257,16 @@ export class ThreadRuntime implements GateHost {
       throw new NotFoundError('thread', this.threadId, `Unknown thread ${JSON.stringify(this.threadId)}`);
     return thread;
   }
+}
+
+/**
+ * The CLI's reason when a process that was to resume a session ended before it initialized because the
+ * session could not be found; undefined for every other ending.
+ */
+function failedResume(session: LiveSession, error: Error | undefined): string | undefined {
+  if (session.resume === null || session.initialized || !(error instanceof ErrorResultError))
+    return undefined;
+  return error.errors.find((text) => text.startsWith(NO_CONVERSATION));
 }
 
 /** Waits for `promise` to settle, or `ms` at most; never rejects. The timer does not keep the host alive. */

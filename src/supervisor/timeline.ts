@@ -193,6 +193,7 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'session.initialized':
       case 'session.stopping':
       case 'session.ended':
+      case 'session.resume_failed':
       case 'run.api_retry':
         break;
     }

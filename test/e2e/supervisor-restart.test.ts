@@ -22,8 +22,10 @@ import {
   allEvents,
   assertContiguous,
   assertNoProcessLeft,
+  transcriptPath,
   waitForEvent,
   waitForNoProcess,
+  waitForTranscript,
 } from './helpers/supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/supervisor-host.ts', import.meta.url));
@@ -87,6 +89,14 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       }
     }
     assert.ok(ready !== undefined, `the host reported a pending approval; stderr: ${stderr.join('')}`);
+    const sessionId = reported.find((e) => e.type === 'session.initialized')?.data.sessionId;
+    assert.equal(typeof sessionId, 'string', 'the host reported the CLI session id');
+    // The CLI writes its transcript in batches a few ms after the request; what it never wrote cannot be
+    // resumed (that case is tested in supervisor-resume-lost). Here the host dies once the CLI has it.
+    await waitForTranscript(
+      transcriptPath(scratch.home, scratch.cwd, String(sessionId)),
+      'touch survived.txt',
+    );
     const exited = once(host, 'exit');
     host.kill('SIGKILL');
     assert.deepEqual(await exited, [null, 'SIGKILL']);
@@ -131,7 +141,6 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     const next = await sup.send(ready.threadId, '[[after]] what happened before?');
     const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === next.id);
     assert.equal(ended.data.result?.text, 'Resumed with history.');
-    const sessionId = reported.find((e) => e.type === 'session.initialized')?.data.sessionId;
     const resumed = await waitForEvent(sup, 'session.started', (e) => e.data.generation === 2);
     assert.equal(resumed.data.resume, sessionId);
     assert.ok(

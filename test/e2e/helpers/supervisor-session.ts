@@ -1,6 +1,7 @@
 // One offline Supervisor for e2e tests: a scratch HOME/TMPDIR/cwd, a dataDir inside it, the mock model
 // running a script, and the pinned real CLI. Waiting is done on the supervisor's own event log.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 
@@ -21,6 +22,7 @@ import {
   type MockScript,
   type Scratch,
 } from '../../../src/testing/index.js';
+import { projectDirName } from '../../../src/sessions/paths.js';
 import { processesUsingHome } from './sdk-session.js';
 
 export interface SupervisorSession {
@@ -124,4 +126,26 @@ export async function waitForNoProcess(home: string, timeoutMs = 10_000): Promis
 
 export function assertNoProcessLeft(home: string): void {
   assert.deepEqual(processesUsingHome(home), [], 'no CLI process is left running');
+}
+
+/** Where the CLI writes a session's transcript under a scratch HOME. */
+export function transcriptPath(home: string, cwd: string, sessionId: string): string {
+  return join(home, '.claude', 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+/**
+ * Waits (bounded) until the CLI's transcript of a session holds `text`. The CLI writes its transcript
+ * in batches shortly after the events happen, so a process killed at once may never write the tail;
+ * tests that kill it and then resume wait for what the resume needs. Polls a condition; it orders nothing.
+ */
+export async function waitForTranscript(path: string, text: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const holds = (): boolean => existsSync(path) && readFileSync(path, 'utf8').includes(text);
+  while (!holds()) {
+    assert.ok(
+      Date.now() < deadline,
+      `the CLI wrote ${JSON.stringify(text)} to ${path} within ${timeoutMs} ms`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
