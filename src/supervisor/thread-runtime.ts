@@ -193,7 +193,7 @@ export class ThreadRuntime implements GateHost {
     this.#live = undefined;
     const deliberate = session.endReason !== undefined;
     const resumeError = deliberate ? undefined : failedResume(session, error);
-    const lost = resumeError === undefined ? [] : this.#unansweredRuns(session.generation);
+    const lost = resumeError === undefined ? [] : this.#unansweredMessages(session.generation);
     const drafts = closeoutDrafts(this.#core.store, this.threadId, {
       reason: session.endReason ?? 'process_exited',
       approvals: 'cancelled',
@@ -209,20 +209,22 @@ export class ThreadRuntime implements GateHost {
     if (lost.length > 0) void this.#sendAgain(lost);
   }
 
-  /** The human messages a process took and never passed to the model, oldest first. */
-  #unansweredRuns(generation: number): RunRecord[] {
+  /** The messages a process took and never passed to the model, oldest first, with their runs. */
+  #unansweredMessages(generation: number): { runId: string; text: string }[] {
     return this.#core.store
       .listRuns(this.threadId)
-      .filter((run) => run.generation === generation && run.prompt !== null && run.trigger !== 'cli');
+      .flatMap((run) =>
+        run.generation === generation && run.prompt !== null ? [{ runId: run.id, text: run.prompt }] : [],
+      );
   }
 
   /**
-   * After a failed resume nothing of these runs reached the model, so their messages go to a new session
-   * (the thread no longer has a session id to resume). Reported through onWarning if that fails too.
+   * After a failed resume none of these messages reached the model, so they go to a new session (the
+   * thread no longer has a session id to resume). Reported through onWarning if that fails too.
    */
-  async #sendAgain(runs: readonly RunRecord[]): Promise<void> {
+  async #sendAgain(messages: readonly { runId: string; text: string }[]): Promise<void> {
     try {
-      for (const run of runs) if (run.prompt !== null) await this.send(run.prompt, run.id);
+      for (const { runId, text } of messages) await this.send(text, runId);
     } catch (error) {
       const cause = toError(error);
       this.#core.warn(
