@@ -133,6 +133,17 @@ export function stopThread(threadId) {
 
 /**
  * @param {string} threadId
+ * @param {string} subagentId
+ */
+export function stopSubagent(threadId, subagentId) {
+  return call(
+    'POST',
+    `/api/threads/${encodeURIComponent(threadId)}/subagents/${encodeURIComponent(subagentId)}/stop`,
+  );
+}
+
+/**
+ * @param {string} threadId
  * @param {ThreadMode} mode
  * @returns {Promise<ThreadRecord>}
  */

@@ -10,8 +10,9 @@ import { triggerLabel } from './format.js';
 /**
  * @param {State} state
  * @param {string} threadId
+ * @param {(subagentId: string) => void} onStop asked to stop a running subagent
  */
-export function subagentTree(state, threadId) {
+export function subagentTree(state, threadId, onStop) {
   const runs = state.runsOf(threadId);
   const subagents = state.subagentsOf(threadId);
   if (runs.length === 0) return h('p', { class: 'muted' }, 'No runs yet.');
@@ -47,6 +48,19 @@ export function subagentTree(state, threadId) {
                   h('span', { class: 'name' }, s.description ?? s.id),
                   ' ',
                   h('span', { class: `status ${s.status}` }, s.status),
+                  s.status === 'running'
+                    ? h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'danger stop-subagent',
+                          title: 'Stop this subagent; its pending approvals are cancelled',
+                          'aria-label': `Stop subagent ${s.description ?? s.id}`,
+                          onclick: () => onStop(s.id),
+                        },
+                        'Stop',
+                      )
+                    : null,
                   s.summary ? h('p', { class: 'muted' }, s.summary) : null,
                 ),
               ),

@@ -143,7 +143,10 @@ export class ThreadView {
       this.interruptButton.disabled = thread.status !== 'live';
       this.stopButton.disabled = thread.status !== 'live';
     }
-    replace(this.tree, subagentTree(this.state, this.threadId));
+    replace(
+      this.tree,
+      subagentTree(this.state, this.threadId, (subagentId) => void this.#stopSubagent(subagentId)),
+    );
     if (this.#loaded) this.timeline.render(buildTimeline(this.state.logs.get(this.threadId) ?? []));
   }
 
@@ -180,6 +183,19 @@ export class ThreadView {
     } finally {
       this.#modeSending = undefined;
       this.render();
+    }
+  }
+
+  /** @param {string} subagentId */
+  async #stopSubagent(subagentId) {
+    try {
+      await api.stopSubagent(this.threadId, subagentId);
+      toast('Subagent stopped');
+    } catch (error) {
+      toast(
+        `Could not stop the subagent: ${error instanceof Error ? error.message : String(error)}`,
+        'error',
+      );
     }
   }
 

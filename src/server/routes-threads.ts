@@ -1,9 +1,10 @@
-// The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, change
-// mode. Each validates its input once (api-schema.ts) and hands it to the supervisor, whose typed errors
+// The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, stop one
+// subagent, change mode. Each validates its input once (api-schema.ts) and hands it to the supervisor, whose typed errors
 // become statuses in http-error.ts.
 import { Hono } from 'hono';
 
-import type { Supervisor } from '../supervisor/index.js';
+import { NotFoundError } from '../protocol/errors.js';
+import type { SubagentRecord, Supervisor } from '../supervisor/index.js';
 import {
   CreateThreadRequest,
   EventsQuery,
@@ -77,6 +78,14 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
     return c.json({ thread: supervisor.getThread(threadId).thread });
   });
 
+  app.post('/:id/subagents/:subagentId/stop', async (c) => {
+    const threadId = c.req.param('id');
+    const subagentId = c.req.param('subagentId');
+    subagentOf(supervisor, threadId, subagentId); // one of another thread is a 404 here
+    await supervisor.stopSubagent(subagentId);
+    return c.json({ subagent: subagentOf(supervisor, threadId, subagentId) });
+  });
+
   app.patch('/:id', async (c) => {
     const { mode } = await readJsonBody(c.req.raw, UpdateThreadRequest);
     const thread = await supervisor.setMode(c.req.param('id'), mode);
@@ -84,6 +93,17 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   return app;
+}
+
+function subagentOf(supervisor: Supervisor, threadId: string, subagentId: string): SubagentRecord {
+  const subagent = supervisor.getThread(threadId).subagents.find((s) => s.id === subagentId);
+  if (subagent === undefined)
+    throw new NotFoundError(
+      'subagent',
+      subagentId,
+      `Thread ${threadId} has no subagent ${JSON.stringify(subagentId)}`,
+    );
+  return subagent;
 }
 
 /** exactOptionalPropertyTypes: zod's optional keys may hold undefined; the supervisor's may not. */

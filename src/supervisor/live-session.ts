@@ -61,6 +61,8 @@ export class LiveSession {
   endReason: string | undefined;
   #finished: Promise<void> | undefined;
   #sessionId: string | undefined;
+  /** Who waits for a subagent to end (stopSubagent), by task id. */
+  readonly #endWaiters = new Map<string, (() => void)[]>();
   readonly #core: SupervisorCore;
   readonly #onEnded: LiveSessionSetup['onEnded'];
 
@@ -97,6 +99,17 @@ export class LiveSession {
     return this.#sessionId !== undefined;
   }
 
+  /**
+   * Resolves once the subagent is no longer running here: its task_notification has been recorded, or the
+   * process is gone. Continuations run after the frame's events are committed (#onFrame is synchronous).
+   */
+  whenSubagentEnded(taskId: string): Promise<void> {
+    if (this.subagents.get(taskId)?.running !== true) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#endWaiters.set(taskId, [...(this.#endWaiters.get(taskId) ?? []), resolve]);
+    });
+  }
+
   newContext(runId: string): void {
     this.contexts.set(runId, { ended: false, subagents: new Set() });
   }
@@ -110,6 +123,7 @@ export class LiveSession {
     } finally {
       this.input.end();
       this.#onEnded(this, failure);
+      for (const taskId of [...this.#endWaiters.keys()]) this.#wakeEndWaiters(taskId);
     }
     // Iteration can end before the process has exited (after close()); "finished" means it is gone.
     await this.query.closed;
@@ -266,6 +280,13 @@ export class LiveSession {
     });
     this.contexts.get(subagent.runId)?.subagents.delete(taskId);
     this.#maybeRelease(subagent.runId, batch);
+    this.#wakeEndWaiters(taskId);
+  }
+
+  #wakeEndWaiters(taskId: string): void {
+    const waiters = this.#endWaiters.get(taskId) ?? [];
+    this.#endWaiters.delete(taskId);
+    for (const wake of waiters) wake();
   }
 
   /** A run that ended and owns no running subagent lets go of its context. */

@@ -22,6 +22,8 @@ import { compilePolicy, type CompiledPolicy } from './policy.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;
+/** How long stopSubagent() waits for the CLI's report that the stopped task ended (it takes ms). */
+const SUBAGENT_END_GRACE_MS = 5000;
 /** How CLI 2.1.328 says a resume found no transcript for the session id. */
 const NO_CONVERSATION = 'No conversation found with session ID';
 
@@ -112,7 +114,11 @@ export class ThreadRuntime implements GateHost {
     }
   }
 
-  /** Stops one background subagent (the CLI's stop_task); its pending approvals are cancelled first. */
+  /**
+   * Stops one background subagent (the CLI's stop_task); its pending approvals are cancelled first.
+   * Resolves once its end is recorded: the CLI reports the stopped task just before it answers stop_task,
+   * but the report is read on another path than the answer.
+   */
   async stopSubagent(subagentId: string): Promise<void> {
     const live = this.#live;
     if (live === undefined || live.subagents.get(subagentId)?.running !== true)
@@ -121,6 +127,7 @@ export class ThreadRuntime implements GateHost {
     const held = this.#cancelPending((a) => a.subagentId === subagentId, 'subagent_stopped', true);
     try {
       await live.query.stopTask(subagentId);
+      await settleWithin(live.whenSubagentEnded(subagentId), SUBAGENT_END_GRACE_MS);
     } finally {
       this.#core.waiters.release(held);
     }

@@ -1,6 +1,6 @@
-// Nothing stays pending with no one able to answer it: stop() and interrupt() while an approval waits,
-// against the real CLI. The approval becomes `cancelled` with the reason, a decision on it conflicts, and
-// the thread goes on (interrupt: in the same process; stop: in a resumed one).
+// Nothing stays pending with no one able to answer it: stop(), interrupt() and stopSubagent() while an
+// approval waits, against the real CLI. The approval becomes `cancelled` with the reason, a decision on it
+// conflicts, and the thread goes on (interrupt, stopSubagent: in the same process; stop: in a resumed one).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,5 +114,41 @@ describe('supervisor: stop and interrupt with an approval pending', { timeout: 1
     await waitForEvent(sup, 'run.released', (e) => e.data.runId === run.id);
     assert.equal(sup.getThread(thread.id).runs[0]?.status, 'completed', 'a completed run stays completed');
     assert.deepEqual(sup.listApprovals({ status: 'pending' }), []);
+  });
+
+  it('stopSubagent: its approval is cancelled, it is stopped, and the CLI tells the model', async (t) => {
+    const rootEnded = signal();
+    const { sup, mock, thread, warnings } = await startSupervisorSession(
+      t,
+      backgroundScenario(rootEnded.promise),
+    );
+    const run = await sup.send(thread.id, '[[bg]] start a background agent');
+    await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id);
+    rootEnded.fire();
+    const asked = await waitForEvent(sup, 'approval.requested');
+    const subagentId = asked.data.subagentId;
+    assert.ok(subagentId !== null, 'the request comes from the subagent');
+    await sup.stopSubagent(subagentId);
+    const subagent = sup.getThread(thread.id).subagents.find((a) => a.id === subagentId);
+    assert.equal(subagent?.status, 'stopped', 'stopSubagent resolves once the end is recorded');
+
+    const approval = sup.getApproval(asked.data.approvalId);
+    assert.deepEqual([approval.status, approval.reason], ['cancelled', 'subagent_stopped']);
+    await assert.rejects(sup.decide(asked.data.approvalId, { behavior: 'allow' }), ConflictError);
+    const ended = await waitForEvent(sup, 'subagent.ended', (e) => e.data.subagentId === subagentId);
+    assert.deepEqual([ended.data.status, ended.data.reason], ['stopped', 'subagent_stopped']);
+    await waitForEvent(sup, 'run.released', (e) => e.data.runId === run.id);
+    // CLI 2.1.328 starts a turn of its own to tell the model the subagent was killed.
+    const told = await waitForEvent(sup, 'run.ended', (e) => e.data.origin?.kind === 'task-notification');
+    assert.equal(told.data.result?.text, 'Noted.');
+    assert.ok(
+      mock.requests.some(
+        (r) => r.isTaskNotification === true && (r.lastUserText ?? '').includes('<status>killed</status>'),
+      ),
+      'the model hears that the subagent was stopped',
+    );
+    await assert.rejects(sup.stopSubagent(subagentId), ConflictError, 'a stopped subagent cannot be stopped');
+    assert.deepEqual(sup.listApprovals({ status: 'pending' }), []);
+    assert.deepEqual(warnings, []);
   });
 });

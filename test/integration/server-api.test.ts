@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { createServer, TOKEN_FILE, type ServerMessage } from '../../src/server/index.js';
-import { scenario } from '../../src/testing/index.js';
+import { BACKGROUND_AGENT_PROMPT, backgroundSubagentScenario, scenario } from '../../src/testing/index.js';
 import { connectSocket, startServerSession } from '../e2e/helpers/server-session.js';
 
 const isEvent = (type: string) => (m: ServerMessage) => m.type === 'event' && m.event.type === type;
@@ -238,6 +238,44 @@ describe('server API: approvals', () => {
     assert.deepEqual(call.permission, { via: 'approval', outcome: 'allowed', approvalId, detail: 'allow' });
     assert.equal((await api('/api/approvals?status=pending')).json.approvals.length, 0);
     assert.equal((await api('/api/approvals?status=bogus')).status, 400);
+    socket.close();
+  });
+});
+
+describe('server API: stopping one subagent', () => {
+  it('stops a running subagent and cancels its approval; 404 for a stranger, 409 once stopped', async (t) => {
+    const { api, server, scratch } = await startServerSession(t, { script: backgroundSubagentScenario() });
+    const created = await api('/api/threads', {
+      body: { cwd: scratch.cwd, mode: 'supervised', prompt: BACKGROUND_AGENT_PROMPT },
+    });
+    const threadId = created.json.thread.id;
+    const socket = connectSocket(server, `?since=0&threadId=${threadId}`);
+    const requested = await socket.waitFor(isEvent('approval.requested'));
+    assert.ok(requested.type === 'event' && requested.event.type === 'approval.requested');
+    const { approvalId, subagentId } = requested.event.data;
+    assert.ok(subagentId !== null, 'the request comes from the background subagent');
+    const other = await api('/api/threads', { body: { cwd: scratch.cwd, mode: 'supervised' } });
+
+    for (const path of [
+      `/api/threads/${other.json.thread.id}/subagents/${subagentId}/stop`,
+      `/api/threads/${threadId}/subagents/no-such-subagent/stop`,
+      `/api/threads/no-such-thread/subagents/${subagentId}/stop`,
+    ]) {
+      const refused = await api(path, { method: 'POST' });
+      assert.equal(refused.status, 404, path);
+      assert.equal(refused.json.error.code, 'NOT_FOUND', path);
+    }
+    const path = `/api/threads/${threadId}/subagents/${subagentId}/stop`;
+    const stopped = await api(path, { method: 'POST' });
+    assert.equal(stopped.status, 200);
+    assert.deepEqual([stopped.json.subagent.id, stopped.json.subagent.status], [subagentId, 'stopped']);
+    const approval = (await api(`/api/threads/${threadId}`)).json.approvals.find(
+      (a: any) => a.id === approvalId,
+    );
+    assert.deepEqual([approval.status, approval.reason], ['cancelled', 'subagent_stopped']);
+    const again = await api(path, { method: 'POST' });
+    assert.equal(again.status, 409);
+    assert.equal(again.json.error.code, 'CONFLICT');
     socket.close();
   });
 });
