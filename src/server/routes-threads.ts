@@ -1,6 +1,6 @@
 // The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, stop one
-// subagent, change mode. Each validates its input once (api-schema.ts) and hands it to the supervisor, whose typed errors
-// become statuses in http-error.ts.
+// subagent, change mode. Each validates its input once (api-schema.ts) and hands it to the supervisor,
+// whose typed errors become statuses in http-error.ts.
 import { Hono } from 'hono';
 
 import { NotFoundError } from '../protocol/errors.js';

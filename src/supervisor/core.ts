@@ -48,14 +48,15 @@ export class SupervisorCore {
     try {
       return this.commit(threadId, drafts);
     } catch (error) {
-      const cause = toError(error);
-      this.warn(
-        WardenError.isWardenError(cause)
-          ? cause
-          : new StoreError(`Could not record ${drafts.map((d) => d.type).join(', ')}`, { cause }),
-      );
+      this.warnFailure(error, `Could not record ${drafts.map((d) => d.type).join(', ')}`);
       return [];
     }
+  }
+
+  /** Reports what failed where nobody awaits it: our errors as they are, anything else as a StoreError. */
+  warnFailure(error: unknown, what: string): void {
+    const cause = toError(error);
+    this.warn(WardenError.isWardenError(cause) ? cause : new StoreError(what, { cause }));
   }
 
   warn(warning: WardenError): void {

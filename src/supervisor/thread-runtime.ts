@@ -8,9 +8,6 @@ import {
   ControlChannelClosedError,
   ErrorResultError,
   NotFoundError,
-  StoreError,
-  toError,
-  WardenError,
 } from '../protocol/errors.js';
 import type { RunRecord, ThreadRecord } from '../store/records.js';
 import { closeoutDrafts } from '../store/closeout.js';
@@ -233,12 +230,7 @@ export class ThreadRuntime implements GateHost {
     try {
       for (const { runId, text } of messages) await this.send(text, runId);
     } catch (error) {
-      const cause = toError(error);
-      this.#core.warn(
-        WardenError.isWardenError(cause)
-          ? cause
-          : new StoreError(`Could not send the messages of thread ${this.threadId} again`, { cause }),
-      );
+      this.#core.warnFailure(error, `Could not send the messages of thread ${this.threadId} again`);
     }
   }
 
