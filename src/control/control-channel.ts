@@ -24,6 +24,7 @@ import {
   WardenError,
   toError,
 } from '../protocol/errors.js';
+import { LazyAbort } from './lazy-abort.js';
 import { excerptOf, isRecord } from '../protocol/validate.js';
 import { createRequestIdGenerator } from './request-id.js';
 
@@ -65,7 +66,7 @@ interface PendingRequest {
 
 interface InboundEntry {
   readonly subtype: string;
-  readonly controller: AbortController;
+  readonly abort: LazyAbort;
   released: boolean;
 }
 
@@ -192,7 +193,7 @@ export class ControlChannel {
     this.#disposedWith = cause;
     for (const pending of this.#pending.values()) pending.reject(cause);
     for (const [requestId, entry] of this.#inbound) {
-      entry.controller.abort(cause);
+      entry.abort.abort(cause);
       this.#release(requestId, entry);
     }
   }
@@ -322,7 +323,7 @@ export class ControlChannel {
       );
       return;
     }
-    const entry: InboundEntry = { subtype, controller: new AbortController(), released: false };
+    const entry: InboundEntry = { subtype, abort: new LazyAbort(), released: false };
     this.#inbound.set(requestId, entry);
     this.#activity();
     void this.#serve(requestId, entry, parsed instanceof ProtocolError ? parsed : parsed.request);
@@ -339,7 +340,7 @@ export class ControlChannel {
         request instanceof ProtocolError
           ? controlErrorFrame(requestId, request.message)
           : await this.#dispatch(requestId, entry, request);
-      if (reply === undefined || entry.controller.signal.aborted) return;
+      if (reply === undefined || entry.abort.aborted) return;
       try {
         await this.#writeFrame(reply);
       } catch (error) {
@@ -364,15 +365,20 @@ export class ControlChannel {
         UNSUPPORTED_REQUEST_ERROR_CODE,
       );
     }
-    const { signal } = entry.controller;
+    const { abort } = entry;
     try {
-      const result = await handler(request, { requestId, signal });
+      const result = await handler(request, {
+        requestId,
+        get signal() {
+          return abort.signal;
+        },
+      });
       if (result !== undefined && !isRecord(result))
         throw new TypeError(`the handler must resolve to an object or undefined, not ${typeof result}`);
       return controlSuccessFrame(requestId, result ?? {});
     } catch (error) {
       // Withdrawn or disposed: nobody waits for this reply, and the abort is the handler's expected exit.
-      if (signal.aborted) return undefined;
+      if (abort.aborted) return undefined;
       const message = toError(error).message;
       const failure = `The ${entry.subtype} handler failed for control request ${requestId}: ${message}`;
       this.#report(new CallbackError(`${entry.subtype} handler`, failure, { cause: error }));
@@ -386,7 +392,7 @@ export class ControlChannel {
     const entry = this.#inbound.get(parsed.request_id);
     // Unknown id: our reply crossed the cancel on the wire, which is normal.
     if (entry === undefined) return;
-    entry.controller.abort(
+    entry.abort.abort(
       new AbortError(`The CLI withdrew control request ${entry.subtype} (${parsed.request_id})`),
     );
     this.#release(parsed.request_id, entry);

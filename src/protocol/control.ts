@@ -74,7 +74,24 @@ export function isControlFrameType(type: unknown): type is ControlFrameType {
   return type === 'control_request' || type === 'control_response' || type === 'control_cancel_request';
 }
 
+/**
+ * The checks of ControlRequestFrameSchema written out, for the path every permission request takes: it
+ * accepts only what the schema accepts, and zod runs only when it fails, to describe the problem.
+ */
+function isWellFormedControlRequest(frame: unknown): frame is ControlRequestFrame {
+  if (!isRecord(frame) || frame.type !== 'control_request') return false;
+  const { request_id: requestId, request } = frame;
+  return (
+    typeof requestId === 'string' &&
+    requestId !== '' &&
+    isRecord(request) &&
+    typeof request.subtype === 'string' &&
+    request.subtype !== ''
+  );
+}
+
 export function parseControlRequestFrame(frame: unknown): ControlRequestFrame | ProtocolError {
+  if (isWellFormedControlRequest(frame)) return frame;
   return validate(ControlRequestFrameSchema, frame, 'control_request frame');
 }
 

@@ -14,28 +14,25 @@ function optionalString(value: unknown): string | undefined {
 /** Builds the callback's third argument, leaving absent fields out (exactOptionalPropertyTypes). */
 function callbackContext(
   request: Request,
-  requestId: string,
-  signal: AbortSignal,
+  ctx: { requestId: string; signal: AbortSignal },
 ): Parameters<CanUseTool>[2] {
   const context: Parameters<CanUseTool>[2] = {
-    signal,
+    // Read through: the channel makes the signal only if someone asks for it.
+    get signal() {
+      return ctx.signal;
+    },
     toolUseID: optionalString(request.tool_use_id) ?? '',
-    requestId,
+    requestId: ctx.requestId,
   };
   if (Array.isArray(request.permission_suggestions))
     context.suggestions = request.permission_suggestions as PermissionUpdate[];
-  const strings = {
-    blockedPath: request.blocked_path,
-    decisionReason: request.decision_reason,
-    title: request.title,
-    displayName: request.display_name,
-    description: request.description,
-    agentID: request.agent_id,
-  };
-  for (const [key, value] of Object.entries(strings)) {
-    const text = optionalString(value);
-    if (text !== undefined) (context as Record<string, unknown>)[key] = text;
-  }
+  // Written out rather than looped over: this runs for every permission request.
+  if (typeof request.blocked_path === 'string') context.blockedPath = request.blocked_path;
+  if (typeof request.decision_reason === 'string') context.decisionReason = request.decision_reason;
+  if (typeof request.title === 'string') context.title = request.title;
+  if (typeof request.display_name === 'string') context.displayName = request.display_name;
+  if (typeof request.description === 'string') context.description = request.description;
+  if (typeof request.agent_id === 'string') context.agentID = request.agent_id;
   if (typeof request.mcp_server === 'object' && request.mcp_server !== null)
     context.mcpServer = request.mcp_server as { name: string; source: string };
   return context;
@@ -96,13 +93,13 @@ export function createPermissionHandler(
   canUseTool: CanUseTool,
   warn: (warning: WardenError) => void,
 ): (request: Request, ctx: { requestId: string; signal: AbortSignal }) => Promise<Record<string, unknown>> {
-  return async (request, { requestId, signal }) => {
+  return async (request, ctx) => {
     const toolName = optionalString(request.tool_name) ?? '';
     const input = isRecord(request.input) ? request.input : {};
     const toolUseID = optionalString(request.tool_use_id) ?? '';
     let result: unknown;
     try {
-      result = await canUseTool(toolName, input, callbackContext(request, requestId, signal));
+      result = await canUseTool(toolName, input, callbackContext(request, ctx));
     } catch (error) {
       const cause = toError(error);
       warn(

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
+  ControlRequestFrameSchema,
   controlErrorFrame,
   controlSuccessFrame,
   parseCanUseToolRequest,
@@ -225,6 +226,30 @@ describe('malformed frames', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('the control_request fast path accepts exactly what its schema accepts', () => {
+    const near = fc.oneof(fc.string(), fc.constant(''), fc.integer(), fc.constant(null), fc.anything());
+    const frames = fc.record(
+      {
+        type: fc.oneof(fc.constant('control_request'), fc.constant('control_response'), near),
+        request_id: near,
+        request: fc.oneof(
+          fc.record({ subtype: near, extra: fc.anything() }, { requiredKeys: [] }),
+          fc.array(fc.anything()),
+          near,
+        ),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(frames, (frame) => {
+        const accepted = !(parseControlRequestFrame(frame) instanceof ProtocolError);
+        assert.equal(accepted, ControlRequestFrameSchema.safeParse(frame).success, JSON.stringify(frame));
+      }),
+      { numRuns: 2000 },
     );
   });
 
