@@ -3,6 +3,7 @@
 import { CallbackError, toError } from '../protocol/errors.js';
 import type { WardenError } from '../protocol/errors.js';
 import type { PermissionUpdate } from '../protocol/control.js';
+import { isRecord } from '../protocol/validate.js';
 import type { CanUseTool } from './options.js';
 
 type Request = Record<string, unknown>;
@@ -83,10 +84,6 @@ export function toPermissionReply(
 
 function denyReply(message: string, toolUseID: string): Record<string, unknown> {
   return { behavior: 'deny', message, toolUseID };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function createPermissionHandler(

@@ -196,18 +196,18 @@ export class ThreadRuntime implements GateHost {
     if (this.#live !== session) return;
     this.#live = undefined;
     const deliberate = session.endReason !== undefined;
-    const resumeError = deliberate ? undefined : failedResume(session, error);
-    const lost = resumeError === undefined ? [] : this.#unansweredMessages(session.generation);
+    const lostSession = deliberate ? undefined : failedResume(session, error);
+    const lost = lostSession === undefined ? [] : this.#unansweredMessages(session.generation);
     const drafts = closeoutDrafts(this.#core.store, this.threadId, {
       reason: session.endReason ?? 'process_exited',
       approvals: 'cancelled',
       subagents: deliberate ? 'stopped' : 'lost',
       error: error?.message ?? null,
     });
-    if (resumeError !== undefined && session.resume !== null)
+    if (lostSession !== undefined)
       drafts.push({
         type: 'session.resume_failed',
-        data: { generation: session.generation, sessionId: session.resume, error: resumeError },
+        data: { generation: session.generation, ...lostSession },
       });
     this.#core.record(this.threadId, drafts);
     if (lost.length > 0) void this.#sendAgain(lost);
@@ -261,13 +261,17 @@ export class ThreadRuntime implements GateHost {
 }
 
 /**
- * The CLI's reason when a process that was to resume a session ended before it initialized because the
- * session could not be found; undefined for every other ending.
+ * The session a process was to resume and the CLI's reason, when it ended before it initialized because
+ * the session could not be found; undefined for every other ending.
  */
-function failedResume(session: LiveSession, error: Error | undefined): string | undefined {
+function failedResume(
+  session: LiveSession,
+  error: Error | undefined,
+): { sessionId: string; error: string } | undefined {
   if (session.resume === null || session.initialized || !(error instanceof ErrorResultError))
     return undefined;
-  return error.errors.find((text) => text.startsWith(NO_CONVERSATION));
+  const reason = error.errors.find((text) => text.startsWith(NO_CONVERSATION));
+  return reason === undefined ? undefined : { sessionId: session.resume, error: reason };
 }
 
 /** Waits for `promise` to settle, or `ms` at most; never rejects. The timer does not keep the host alive. */

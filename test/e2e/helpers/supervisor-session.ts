@@ -119,9 +119,17 @@ export function assertContiguous(events: readonly StoredEvent[]): void {
  * close() (stdin end → SIGTERM → SIGKILL). Polls a condition; it orders nothing.
  */
 export async function waitForNoProcess(home: string, timeoutMs = 10_000): Promise<void> {
+  await pollUntil(() => processesUsingHome(home).length === 0, timeoutMs);
+}
+
+/** Checks `condition` every 25 ms until it holds (true) or `timeoutMs` has passed (false). */
+async function pollUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (processesUsingHome(home).length > 0 && Date.now() < deadline)
+  while (!condition()) {
+    if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
 }
 
 export function assertNoProcessLeft(home: string): void {
@@ -139,13 +147,9 @@ export function transcriptPath(home: string, cwd: string, sessionId: string): st
  * tests that kill it and then resume wait for what the resume needs. Polls a condition; it orders nothing.
  */
 export async function waitForTranscript(path: string, text: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const holds = (): boolean => existsSync(path) && readFileSync(path, 'utf8').includes(text);
-  while (!holds()) {
-    assert.ok(
-      Date.now() < deadline,
-      `the CLI wrote ${JSON.stringify(text)} to ${path} within ${timeoutMs} ms`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  assert.ok(
+    await pollUntil(holds, timeoutMs),
+    `the CLI wrote ${JSON.stringify(text)} to ${path} within ${timeoutMs} ms`,
+  );
 }
