@@ -3,7 +3,7 @@
 // hint, promptly. Conditions that spawn reports obscurely (a missing cwd looks like a missing binary) are
 // checked up front.
 
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio, type StdioOptions } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { SpawnError } from '../protocol/errors.js';
@@ -32,6 +32,18 @@ export interface StartedChild {
  * synchronously for failures found before spawning.
  */
 export function startChild(options: StartChildOptions): StartedChild {
+  const { child, spawned } = launchChild(options, ['pipe', 'pipe', 'pipe']);
+  return { child: child as PipedChild, spawned };
+}
+
+/**
+ * The spawn behind startChild, with the child's stdio chosen by the caller (descriptors for a detached
+ * CLI, see detached-child.ts). Same up-front checks, same SpawnError.
+ */
+export function launchChild(
+  options: StartChildOptions,
+  stdio: StdioOptions,
+): { child: ChildProcess; spawned: Promise<void> } {
   const { command } = options;
   checkCwd(command, options.cwd);
   if (!command.includes('/') && !options.env['PATH']) {
@@ -42,12 +54,12 @@ export function startChild(options: StartChildOptions): StartedChild {
     );
   }
 
-  let child: PipedChild;
+  let child: ChildProcess;
   try {
     child = spawn(command, [...options.args], {
       cwd: options.cwd,
       env: childEnv(options.env, options.marker),
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio,
       detached: true,
       windowsHide: true,
     });
