@@ -1,0 +1,248 @@
+// The Transport over a detached CLI (detached-child.ts): frames from its spool, writes into its input pipe,
+// its exit noticed by pid and start time. It speaks the same surface as ChildTransport, so the session
+// layer drives either, and adds two things a durable host needs: every frame carries the spool offset
+// just past it (spoolOffsetOf), to be committed with what the frame produced; and detach(), which lets go
+// of the CLI without ending it, for the next host to attach to.
+//
+// The CLI holds its own input pipe open, so it never sees end-of-file: ending its input means asking it
+// to exit (SIGTERM to its group). Any exit that was not asked for is an error, and a host that attached to
+// a CLI it did not spawn cannot learn the exit status (it is not the parent): it reports the exit without.
+import { open } from 'node:fs/promises';
+
+import { ProcessExitError, TransportClosedError, WardenError, toError } from '../protocol/errors.js';
+import type { ChildExit } from './child-transport.js';
+import { removeDetachedFiles, type DetachedPaths } from './detached-child.js';
+import type { TransportDiagnostic } from './diagnostics.js';
+import { isAlive, watchExit, type ProcessIdentity } from './exit-watch.js';
+import { openFifoWriter } from './fifo.js';
+import { DEFAULT_MAX_FRAME_BYTES } from './line-decoder.js';
+import { killTree, signalGroup } from './process-tree.js';
+import { SpoolReader } from './spool-reader.js';
+import { StdinWriter } from './stdin-writer.js';
+
+type Frame = Record<string, unknown>;
+
+const SPOOL_OFFSET = Symbol('warden.spoolOffset');
+const STDERR_TAIL_BYTES = 8 * 1024;
+const EXCERPT_CHARS = 200;
+
+/** The spool offset just past `frame`, for frames read by a DetachedTransport; undefined otherwise. */
+export function spoolOffsetOf(frame: object): number | undefined {
+  const offset = (frame as { [SPOOL_OFFSET]?: unknown })[SPOOL_OFFSET];
+  return typeof offset === 'number' ? offset : undefined;
+}
+
+export interface DetachedTransportOptions {
+  readonly paths: DetachedPaths;
+  readonly identity: ProcessIdentity;
+  /** The marker variable's value in the CLI's environment, to find descendants that left its group. */
+  readonly marker: string;
+  /** Where to read on: 0 for a CLI just spawned, the committed offset when attaching again. */
+  readonly offset?: number;
+  /** Only for the host that spawned the CLI: the exit as its parent hears it, with the status. */
+  readonly exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly maxFrameBytes?: number;
+  readonly onDiagnostic?: (diagnostic: TransportDiagnostic) => void;
+  /** close(): how long the CLI may take to exit after SIGTERM before SIGKILL. Default 2000 ms. */
+  readonly termGraceMs?: number;
+  /** How often to look for output and for the exit when no notification comes. */
+  readonly pollMs?: number;
+}
+
+export class DetachedTransport {
+  readonly pid: number;
+  /** Resolves once, when the CLI exits; the status is null for a CLI this host did not spawn. */
+  readonly exited: Promise<ChildExit>;
+
+  readonly #options: DetachedTransportOptions;
+  readonly #reader: SpoolReader;
+  readonly #stopWatching = new AbortController();
+  #input: StdinWriter | undefined;
+  #exit: ChildExit | undefined;
+  /** Set when this host asked the CLI to exit, or let go of it: the end of frames() is then clean. */
+  #ending: 'exit' | 'detach' | undefined;
+  #framesTaken = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: DetachedTransportOptions) {
+    this.#options = options;
+    this.pid = options.identity.pid;
+    this.#reader = new SpoolReader({
+      path: options.paths.output,
+      offset: options.offset ?? 0,
+      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      onTruncatedTail: (byteLength) => this.#diagnose({ kind: 'truncated_tail', excerpt: '', byteLength }),
+    });
+    const parentExit = options.exited?.then(({ code, signal }) => ({ exitCode: code, signal }));
+    const watched = watchExit(options.identity, {
+      signal: this.#stopWatching.signal,
+      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    }).then((): ChildExit => ({ exitCode: null, signal: null }));
+    // The parent's report carries the status; the watch is what a host that attached later has.
+    this.exited = (parentExit === undefined ? watched : Promise.race([parentExit, watched])).then((exit) => {
+      this.#exit = exit;
+      this.#reader.finish();
+      this.#input?.abandon(new TransportClosedError('The CLI process exited before the write completed'));
+      return exit;
+    });
+  }
+
+  /** The spool offset just past the last frame read. */
+  get offset(): number {
+    return this.#reader.offset;
+  }
+
+  /**
+   * Single consumer. Every frame the CLI wrote from the starting offset on, each tagged with the offset
+   * just past it. Ends cleanly after close() or detach(); throws ProcessExitError when the CLI exited
+   * on its own (after delivering everything it wrote), FrameTooLargeError for an oversized line.
+   */
+  async *frames(): AsyncGenerator<Frame, void, undefined> {
+    if (this.#framesTaken) throw new TypeError('DetachedTransport.frames() has a single consumer');
+    this.#framesTaken = true;
+    for await (const line of this.#reader.lines()) {
+      const frame = parseFrame(line.text);
+      if (frame === undefined) {
+        this.#diagnose({
+          kind: 'non_json',
+          excerpt: line.text.slice(0, EXCERPT_CHARS),
+          byteLength: Buffer.byteLength(line.text),
+        });
+        continue;
+      }
+      Object.defineProperty(frame, SPOOL_OFFSET, { value: line.end, enumerable: false });
+      yield frame;
+    }
+    if (this.#ending !== undefined) return;
+    const exit = this.#exit ?? { exitCode: null, signal: null };
+    if (exit.exitCode === 0 && exit.signal === null) return;
+    const unknown = exit.exitCode === null && exit.signal === null;
+    throw new ProcessExitError(
+      exit.exitCode,
+      exit.signal,
+      await this.stderrTail(),
+      unknown ? 'it exited while this host was not its parent, so its exit status is unknown' : undefined,
+    );
+  }
+
+  /** Writes JSON.stringify(frame) + '\n' into the CLI's input pipe; rejects TransportClosedError. */
+  send(frame: unknown): Promise<void> {
+    if (this.#ending !== undefined)
+      return Promise.reject(new TransportClosedError('The transport was closed'));
+    if (this.#exit !== undefined)
+      return Promise.reject(new TransportClosedError('The CLI process has exited'));
+    const line = JSON.stringify(frame) as string | undefined;
+    if (typeof line !== 'string') return Promise.reject(new TypeError('send(): the frame is not JSON'));
+    try {
+      this.#input ??= new StdinWriter(openFifoWriter(this.#options.paths.input), (error) =>
+        this.#diagnose({ kind: 'stdio_error', stream: 'stdin', error }),
+      );
+    } catch (error) {
+      return Promise.reject(WardenError.isWardenError(error) ? error : toError(error));
+    }
+    return this.#input.write(`${line}\n`);
+  }
+
+  /** The CLI never sees the end of its input pipe: ending input asks it to exit. Idempotent. */
+  endInput(): void {
+    void this.close();
+  }
+
+  get inputEnded(): boolean {
+    return this.#ending !== undefined;
+  }
+
+  /**
+   * Ends the CLI: SIGTERM to its group, SIGKILL after the grace, then whatever escaped the group; then
+   * removes its pipe and spool. frames() ends without an error. Idempotent; resolves when all is gone.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#closeOnce();
+    return this.#closing;
+  }
+
+  /**
+   * Lets go of the CLI without ending it: stops reading and writing, leaves the process, its pipe and its
+   * spool for the next host. frames() ends without an error.
+   */
+  detach(): void {
+    if (this.#ending !== undefined) return;
+    this.#ending = 'detach';
+    this.#stopWatching.abort();
+    this.#release();
+  }
+
+  /** The last 8 KiB of the CLI's stderr file. */
+  async stderrTail(): Promise<string> {
+    try {
+      const handle = await open(this.#options.paths.errors, 'r');
+      try {
+        const { size } = await handle.stat();
+        const length = Math.min(size, STDERR_TAIL_BYTES);
+        const buffer = Buffer.alloc(length);
+        await handle.read(buffer, 0, length, size - length);
+        return buffer.toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return '';
+    }
+  }
+
+  async #closeOnce(): Promise<void> {
+    this.#ending ??= 'exit';
+    this.#release();
+    const { identity, marker } = this.#options;
+    if (this.#exit === undefined && isAlive(identity)) {
+      signalGroup(identity.pid, 'SIGTERM');
+      if (!(await this.#exitWithin(this.#options.termGraceMs ?? 2000)) && isAlive(identity))
+        signalGroup(identity.pid, 'SIGKILL');
+    }
+    const { killed, survivors } = await killTree({
+      pgid: identity.pid,
+      marker,
+      startTicks: identity.startTicks,
+    });
+    if (killed.length > 0 || survivors.length > 0)
+      this.#diagnose({ kind: 'leftovers_killed', pids: killed, survivors });
+    removeDetachedFiles(this.#options.paths);
+  }
+
+  #release(): void {
+    this.#reader.close();
+    this.#input?.abandon(new TransportClosedError('The transport was closed'));
+  }
+
+  async #exitWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(resolve, ms, false);
+    });
+    const exited = await Promise.race([this.exited.then(() => true), timeout]);
+    clearTimeout(timer);
+    return exited;
+  }
+
+  #diagnose(diagnostic: TransportDiagnostic): void {
+    const { onDiagnostic } = this.#options;
+    if (onDiagnostic === undefined) return;
+    try {
+      onDiagnostic(diagnostic);
+    } catch (error) {
+      process.emitWarning(toError(error));
+    }
+  }
+}
+
+function parseFrame(text: string): Frame | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Frame)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
