@@ -98,6 +98,7 @@ try {
           toolUseId: `t${i + j}`,
           requestId: `q${i + j}`,
           suggestions: [],
+          alwaysAllowRules: [],
           blockedPath: null,
           decisionReason: null,
           generation: 1,

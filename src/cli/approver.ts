@@ -93,10 +93,17 @@ export class Approver {
     this.#asking = { approvalId: request.approvalId, abort };
     const from = subagentName(request.subagentId);
     const what = `${describeTool(request.toolName, request.input)}${from === null ? '' : ` (subagent ${from})`}`;
+    // "always" adds exactly these rules, for this CLI session only; with none, it is not offered.
+    const rules = request.alwaysAllowRules;
+    const always =
+      rules.length === 0
+        ? ''
+        : `  always (a) adds, for this session only: ${rules.map((rule) => styles.bold(rule)).join(', ')}\n`;
+    const choices = rules.length === 0 ? 'allow (y) / deny (n)? ' : 'allow (y) / always (a) / deny (n)? ';
     progress.pause();
     try {
       for (;;) {
-        err(`${styles.yellow('?')} Allow ${styles.bold(what)}\n  allow (y) / always (a) / deny (n)? `);
+        err(`${styles.yellow('?')} Allow ${styles.bold(what)}\n${always}  ${choices}`);
         const line = await reader.next(abort.signal);
         if (abort.signal.aborted) return err('\n');
         if (this.#setup.echo && line !== null) err(`${line}\n`);
@@ -105,8 +112,12 @@ export class Approver {
           return await this.#decide(request.approvalId, 'deny', 'Denied: no answer (stdin closed)');
         }
         const behavior = parseAnswer(line);
+        if (behavior === 'allow_always' && rules.length === 0) {
+          err(`  always is not offered here: no rule as narrow as this request; answer y or n\n`);
+          continue;
+        }
         if (behavior !== undefined) return await this.#decide(request.approvalId, behavior, undefined);
-        err(`  answer y, a or n\n`);
+        err(rules.length === 0 ? `  answer y or n\n` : `  answer y, a or n\n`);
       }
     } finally {
       this.#asking = undefined;

@@ -97,7 +97,7 @@ export class Transcript {
         const how = by === 'policy' ? ' (by the mode)' : '';
         const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
         if (behavior === 'deny') return this.#line(agent, s.red(`  ✗ denied${how}`));
-        const allowed = behavior === 'allow_always' ? 'always allowed' : 'allowed';
+        const allowed = behavior === 'allow_always' ? 'always allowed (for this session)' : 'allowed';
         return this.#line(agent, s.green(`  ✓ ${allowed}${how}`));
       }
       case 'approval.cancelled':
@@ -148,6 +148,9 @@ export class Transcript {
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':
+      case 'session.process_started':
+      case 'session.process_exited':
+      case 'session.leftover_process':
       case 'run.started':
       case 'run.released':
         return;

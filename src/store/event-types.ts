@@ -19,7 +19,15 @@ export type AssistantBlock =
 
 /** Which permission check failed when a request was refused without asking anyone. */
 export type RejectCondition =
-  'stale_process' | 'thread_stopping' | 'aborted' | 'subagent_not_running' | 'no_owner';
+  'stale_process' | 'thread_stopping' | 'aborted' | 'subagent_not_running' | 'no_owner' | 'malformed_request';
+
+/**
+ * What open() did with a CLI process a previous host left: `stopped` (it was still running: SIGTERM, then
+ * SIGKILL if needed, to its process group), `gone` (it had exited), `reused` (the pid now names another
+ * process, which was left alone), `unverifiable` (no start time to compare: left alone), `survived` (still
+ * there after SIGKILL; kept on record for the next open).
+ */
+export type LeftoverOutcome = 'stopped' | 'gone' | 'reused' | 'unverifiable' | 'survived';
 
 export interface EventDataMap {
   'thread.created': { cwd: string; mode: ThreadMode; model: string | null; rules: ThreadRules };
@@ -34,6 +42,19 @@ export interface EventDataMap {
   };
   'session.stopping': { generation: number; reason: string };
   'session.ended': { generation: number; reason: string; error: string | null };
+  /** The CLI process was spawned: recorded so that a host restarted after a crash can find it. */
+  'session.process_started': { generation: number; pid: number; startTime: number | null };
+  /** The CLI process, and everything it started, is gone. */
+  'session.process_exited': { generation: number; pid: number };
+  /** open() found the CLI process of a host that did not close, and dealt with it. */
+  'session.leftover_process': {
+    generation: number;
+    pid: number;
+    startTime: number | null;
+    outcome: LeftoverOutcome;
+    /** The signal that ended it (`stopped`), else null. */
+    signal: 'SIGTERM' | 'SIGKILL' | null;
+  };
   /**
    * The CLI could not resume the thread's session (its transcript is gone, or was never written because
    * the CLI was killed before it flushed it). The thread forgets the session id; the messages that never
@@ -129,6 +150,7 @@ export interface EventDataMap {
     | 'toolUseId'
     | 'requestId'
     | 'suggestions'
+    | 'alwaysAllowRules'
     | 'blockedPath'
     | 'decisionReason'
     | 'generation'
@@ -165,6 +187,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'session.initialized',
   'session.stopping',
   'session.ended',
+  'session.process_started',
+  'session.process_exited',
+  'session.leftover_process',
   'session.resume_failed',
   'run.created',
   'run.started',

@@ -97,6 +97,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approvals_by_thread ON approvals(thread_id);
     `,
   },
+  {
+    version: 2,
+    description: "the rules an approval's allow_always adds; the identity of each thread's CLI process",
+    sql: `
+      ALTER TABLE approvals ADD COLUMN always_allow_rules TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE threads ADD COLUMN cli_pid INTEGER;
+      ALTER TABLE threads ADD COLUMN cli_start_time INTEGER;
+      ALTER TABLE threads ADD COLUMN cli_generation INTEGER;
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

@@ -59,6 +59,17 @@ export class Projector {
         return this.#touchThread(threadId, at, "status = 'stopping'");
       case 'session.ended':
         return this.#touchThread(threadId, at, "status = 'idle'");
+      case 'session.process_started': {
+        const { pid, startTime, generation } = event.data;
+        const set = 'cli_pid = ?, cli_start_time = ?, cli_generation = ?';
+        return this.#touchThread(threadId, at, set, pid, startTime, generation);
+      }
+      case 'session.process_exited':
+        return this.#forgetProcess(threadId, at, event.data.pid);
+      case 'session.leftover_process':
+        // One that survived SIGKILL stays on record: the next open looks again.
+        if (event.data.outcome === 'survived') return;
+        return this.#forgetProcess(threadId, at, event.data.pid);
       case 'session.resume_failed':
         return this.#touchThread(threadId, at, 'session_id = NULL');
       case 'run.created': {
@@ -155,8 +166,8 @@ export class Projector {
           throw new ConflictError(`Approval ${d.approvalId} already exists`);
         this.#run(
           `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
-             suggestions, blocked_path, decision_reason, generation, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+             suggestions, always_allow_rules, blocked_path, decision_reason, generation, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
           d.approvalId,
           threadId,
           d.runId,
@@ -166,6 +177,8 @@ export class Projector {
           d.toolUseId,
           d.requestId,
           JSON.stringify(d.suggestions),
+          // Events written before the field existed: nothing was offered.
+          JSON.stringify(Array.isArray(d.alwaysAllowRules) ? d.alwaysAllowRules : []),
           d.blockedPath,
           d.decisionReason,
           d.generation,
@@ -227,6 +240,16 @@ export class Projector {
     const row = this.#get(`SELECT status FROM ${table} WHERE id = ?`, id) as { status: string } | undefined;
     if (row === undefined) throw notFound(resource, id);
     throw new ConflictError(`The ${resource} ${id} is ${row.status}; that change no longer applies`);
+  }
+
+  /** Only the process on record: a late exit of a replaced process must not hide its successor. */
+  #forgetProcess(threadId: string, at: string, pid: number): void {
+    this.#run(
+      'UPDATE threads SET cli_pid = NULL, cli_start_time = NULL, cli_generation = NULL, updated_at = ? WHERE id = ? AND cli_pid = ?',
+      at,
+      threadId,
+      pid,
+    );
   }
 
   #touchThread(threadId: string, at: string, set: string, ...values: unknown[]): void {

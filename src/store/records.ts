@@ -37,8 +37,23 @@ export interface ThreadRecord {
   generation: number;
   /** The thread sequence number of its last event. */
   lastThreadSeq: number;
+  /**
+   * The thread's CLI process while it may be running (from its spawn until it is known gone), so that a
+   * host restarted after a crash can find what the previous one left.
+   */
+  cliProcess: CliProcess | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * Identifies one CLI process: its pid and its start time (`/proc/<pid>/stat` field 22, clock ticks since
+ * boot; null where that cannot be read). A pid alone can name another process once it is reused.
+ */
+export interface CliProcess {
+  pid: number;
+  startTime: number | null;
+  generation: number;
 }
 
 /** The turn's `result`, reduced to what the supervisor and a UI need. */
@@ -98,7 +113,10 @@ export interface ApprovalDecision {
   behavior: DecisionBehavior;
   message: string | null;
   interrupt: boolean;
-  /** Sent to the CLI with an `allow_always`: the request's suggestions (setMode filtered out). */
+  /**
+   * Sent to the CLI with an `allow_always`: one `addRules` update holding the approval's
+   * `alwaysAllowRules`, with destination `session`. Null otherwise.
+   */
   updatedPermissions: unknown[] | null;
   /** `user` through decide(); `policy` when a mode change settled it. */
   by: 'user' | 'policy';
@@ -113,7 +131,13 @@ export interface ApprovalRecord {
   input: Record<string, unknown>;
   toolUseId: string;
   requestId: string;
+  /** What the CLI suggested; shown for information, never sent back as it came. */
   suggestions: unknown[];
+  /**
+   * The exact rules an `allow_always` adds, as `Tool(content)`, for this CLI session only (nothing is
+   * written to a settings file). Empty: allow_always is not offered for this request.
+   */
+  alwaysAllowRules: string[];
   blockedPath: string | null;
   decisionReason: string | null;
   generation: number;

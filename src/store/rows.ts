@@ -36,6 +36,14 @@ export function threadFromRow(row: Row): ThreadRecord {
     sessionId: strOrNull(row.session_id),
     generation: Number(row.generation),
     lastThreadSeq: Number(row.last_seq),
+    cliProcess:
+      row.cli_pid === null || row.cli_pid === undefined
+        ? null
+        : {
+            pid: Number(row.cli_pid),
+            startTime: row.cli_start_time === null ? null : Number(row.cli_start_time),
+            generation: Number(row.cli_generation),
+          },
     createdAt: str(row.created_at),
     updatedAt: str(row.updated_at),
   };
@@ -88,6 +96,7 @@ export function approvalFromRow(row: Row): ApprovalRecord {
     toolUseId: str(row.tool_use_id),
     requestId: str(row.request_id),
     suggestions: parsed<unknown[]>(row.suggestions) ?? [],
+    alwaysAllowRules: parsed<string[]>(row.always_allow_rules) ?? [],
     blockedPath: strOrNull(row.blocked_path),
     decisionReason: strOrNull(row.decision_reason),
     generation: Number(row.generation),

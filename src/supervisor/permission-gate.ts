@@ -8,12 +8,15 @@ import { AbortError, ConflictError, StoreError, WardenError } from '../protocol/
 import type { CanUseTool } from '../session/options.js';
 import type { RejectCondition } from '../store/event-types.js';
 import type { SupervisorCore } from './core.js';
+import { alwaysAllowRules } from './always-allow.js';
 import type { LiveSession } from './live-session.js';
 import { evaluatePolicy, type CompiledPolicy } from './policy.js';
 
 /** What the gate needs to know about the thread the request came to. */
 export interface GateHost {
   readonly threadId: string;
+  /** The thread's working directory (relative paths in a request are resolved against it). */
+  cwd(): string;
   /** Is `session` the thread's current CLI process (not one it replaced)? */
   isCurrent(session: LiveSession): boolean;
   isStopping(): boolean;
@@ -126,7 +129,10 @@ export async function gatePermission(
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
-  const verdict = evaluatePolicy(host.policy(), toolName, input);
+  const verdict = evaluatePolicy(host.policy(), toolName, input, {
+    decisionReason: context.decisionReason,
+    blockedPath: context.blockedPath,
+  });
   if (verdict.behavior !== 'ask') {
     core.record(host.threadId, [
       {
@@ -150,6 +156,9 @@ export async function gatePermission(
   }
 
   const approvalId = core.newId();
+  const suggestions = context.suggestions ?? [];
+  const blockedPath = context.blockedPath ?? null;
+  const rules = alwaysAllowRules({ toolName, input, cwd: host.cwd(), blockedPath, suggestions });
   core.commit(host.threadId, [
     {
       type: 'approval.requested',
@@ -161,8 +170,9 @@ export async function gatePermission(
         input,
         toolUseId: toolUseID,
         requestId,
-        suggestions: context.suggestions ?? [],
-        blockedPath: context.blockedPath ?? null,
+        suggestions,
+        alwaysAllowRules: rules,
+        blockedPath,
         decisionReason: context.decisionReason ?? null,
         generation: session.generation,
       },

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ConflictError, NotFoundError } from '../protocol/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
 import type {
@@ -29,13 +29,8 @@ import type {
   SupervisorOptions,
   ThreadView,
 } from './types.js';
-import {
-  alwaysAllowUpdates,
-  validateDecision,
-  validateId,
-  validateNewThread,
-  validateText,
-} from './validate.js';
+import { alwaysAllowUpdates } from './always-allow.js';
+import { validateDecision, validateId, validateNewThread, validateText } from './validate.js';
 
 export const DATABASE_FILE = 'warden.db';
 
@@ -116,6 +111,11 @@ export class Supervisor {
     const approval = this.#approval(approvalId);
     if (approval.status !== 'pending')
       throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
+    if (behavior === 'allow_always' && approval.alwaysAllowRules.length === 0)
+      throw new ValidationError(
+        `allow_always is not offered for approval ${approvalId}: no rule as narrow as the request exists for ${approval.toolName}; allow it once instead`,
+        'behavior',
+      );
     if (!this.#core.waiters.has(approvalId)) {
       // A pending approval nobody waits for cannot be answered: settle it rather than pretend.
       this.#core.commit(approval.threadId, [
@@ -123,7 +123,9 @@ export class Supervisor {
       ]);
       throw new ConflictError(`Approval ${approvalId} has no live request to answer; it was cancelled`);
     }
-    const updatedPermissions = behavior === 'allow_always' ? alwaysAllowUpdates(approval.suggestions) : null;
+    // Exactly the rules the approval shows, for this CLI session only; never the CLI's own suggestions.
+    const updatedPermissions =
+      behavior === 'allow_always' ? alwaysAllowUpdates(approval.alwaysAllowRules) : null;
     this.#core.commit(approval.threadId, [
       {
         type: 'approval.decided',

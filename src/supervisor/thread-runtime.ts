@@ -47,6 +47,10 @@ export class ThreadRuntime implements GateHost {
     return this.#stopping !== undefined;
   }
 
+  cwd(): string {
+    return this.#thread().cwd;
+  }
+
   policy(): CompiledPolicy {
     const thread = this.#thread();
     return compilePolicy(thread.mode, thread.rules, thread.cwd);

@@ -194,6 +194,9 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'session.stopping':
       case 'session.ended':
       case 'session.resume_failed':
+      case 'session.process_started':
+      case 'session.process_exited':
+      case 'session.leftover_process':
       case 'run.api_retry':
         break;
     }

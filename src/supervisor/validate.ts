@@ -4,7 +4,6 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
-import type { PermissionUpdate } from '../protocol/control.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from './policy.js';
 import type { Decision, NewThread } from './types.js';
@@ -71,14 +70,4 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
   if (interrupt === true && behavior !== 'deny')
     throw new ValidationError('interrupt goes with a deny only', 'interrupt');
   return { behavior, message: message ?? null, interrupt: interrupt ?? false };
-}
-
-/**
- * The permission updates an `allow_always` sends: the request's suggestions, minus `setMode` — the
- * thread's mode belongs to the supervisor, and echoing `setMode acceptEdits` would switch the CLI's.
- */
-export function alwaysAllowUpdates(suggestions: readonly unknown[]): PermissionUpdate[] {
-  return suggestions.filter(
-    (s): s is PermissionUpdate => isRecord(s) && typeof s.type === 'string' && s.type !== 'setMode',
-  );
 }

@@ -55,9 +55,21 @@ describe('supervisor: a background subagent asks after its run completed', { tim
     assert.equal(bash.data.runId, run.id);
     const always = await sup.decide(bash.data.approvalId, { behavior: 'allow_always' });
     assert.equal(always.status, 'allowed');
+    assert.deepEqual(bash.data.alwaysAllowRules, ['Bash(cat /etc/os-release)', 'Read(//usr/lib/os-release)']);
     assert.deepEqual(
       always.decision?.updatedPermissions,
-      bash.data.suggestions.filter((s) => (s as { type?: string }).type !== 'setMode'),
+      [
+        {
+          type: 'addRules',
+          rules: [
+            { toolName: 'Bash', ruleContent: 'cat /etc/os-release' },
+            { toolName: 'Read', ruleContent: '//usr/lib/os-release' },
+          ],
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ],
+      'exactly the rules the approval shows, for the session only',
     );
 
     const released = await waitForEvent(sup, 'run.released', (e) => e.data.runId === run.id);

@@ -38,6 +38,7 @@ const requested = (approvalId: string, runId: string): EventDraft => ({
     toolUseId: 't1',
     requestId: 'r1',
     suggestions: [],
+    alwaysAllowRules: [],
     blockedPath: null,
     decisionReason: null,
     generation: 1,

@@ -29,6 +29,7 @@ const approval = (approvalId: string, runId: string): EventDraft => ({
     toolUseId: approvalId,
     requestId: approvalId,
     suggestions: [],
+    alwaysAllowRules: [],
     blockedPath: null,
     decisionReason: null,
     generation: 1,

@@ -73,9 +73,16 @@ describe('Supervisor API', () => {
     const result = await asked.result;
     assert.equal(result.behavior, 'allow');
     assert.deepEqual(
-      result.behavior === 'allow' ? result.updatedPermissions?.map((u) => u.type) : [],
-      ['addRules'],
-      'allow_always echoes the suggestions, without setMode',
+      result.behavior === 'allow' ? result.updatedPermissions : [],
+      [
+        {
+          type: 'addRules',
+          rules: [{ toolName: 'Bash', ruleContent: 'make' }],
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ],
+      'allow_always sends the exact rule the approval shows, for the session; never setMode',
     );
     assert.equal(sup.getApproval(data.approvalId).decision?.behavior, 'allow_always');
   });
