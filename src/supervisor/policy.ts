@@ -1,17 +1,32 @@
-// The policy decides a permission request before anyone is asked: deny rules, then allow rules, then the
-// thread's mode. Only `ask` becomes an approval. The CLI runs in its `default` permission mode, so every
-// call it wants to confirm reaches this function; calls the CLI allows by itself (read-only commands,
-// reads inside the cwd) never do, so deny rules cannot block those.
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-
+// The policy decides a permission request before anyone is asked, in this order:
+//   1. a deny rule that matches → deny;
+//   2. a protected write → ask: the CLI called the file sensitive (cli-verdict.ts), or the target is in
+//      Warden's protected-path table (protected-paths.ts). No mode and no allow rule overrides this;
+//   3. a Bash command with a part the parse cannot see through, while deny rules for Bash exist → ask
+//      (a deny rule cannot be checked against what cannot be seen);
+//   4. allow rules → allow (a Bash command needs every simple command covered, see rules.ts);
+//   5. the thread's mode.
+// Only `ask` becomes an approval. The CLI runs in its `default` permission mode, so every call it wants to
+// confirm reaches this function; calls the CLI allows by itself (read-only commands, reads inside the
+// cwd) never do, so deny rules cannot block those. A pure function of the request, the rules and the
+// mode (it reads the filesystem only to resolve symlinks).
 import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { THREAD_MODES } from '../store/records.js';
-import { compileRule, ruleMatches, type CompiledRule } from './rules.js';
+import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
+import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
+import { isInside, lexicalAndReal } from './real-paths.js';
+import { commandMatches, compileRule, ruleMatches, shellAllowable, type CompiledRule } from './rules.js';
+import { analyzeShell, type ShellAnalysis } from './shell-commands.js';
 
-/** The tools `auto-edits` allows inside the thread's cwd. */
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+export { EDIT_TOOLS } from './cli-verdict.js';
+export { isInside } from './real-paths.js';
+
+/** What the CLI said when it asked (`decision_reason`, `blocked_path` of `can_use_tool`). */
+export interface CliContext {
+  readonly decisionReason?: string | null | undefined;
+  readonly blockedPath?: string | null | undefined;
+}
 
 export interface CompiledPolicy {
   readonly mode: ThreadMode;
@@ -67,8 +82,10 @@ export function evaluatePolicy(
   policy: CompiledPolicy,
   toolName: string,
   input: Record<string, unknown>,
+  cli: CliContext = {},
 ): PolicyVerdict {
-  const denied = policy.deny.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'deny'));
+  const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
+  const denied = policy.deny.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'deny', shell));
   if (denied !== undefined)
     return {
       behavior: 'deny',
@@ -76,13 +93,20 @@ export function evaluatePolicy(
       rule: denied.source,
       reason: `denied by rule ${denied.source}`,
     };
-  const allowed = policy.allow.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'allow'));
+  const guarded = protectedReason(policy.cwd, toolName, input, cli, shell);
+  if (guarded !== undefined) return { behavior: 'ask', reason: guarded };
+  if (shell !== undefined && shell.opaque.length > 0 && policy.deny.some((rule) => rule.tool.test('Bash')))
+    return {
+      behavior: 'ask',
+      reason: `deny rules for Bash cannot be checked: ${shell.opaque[0] ?? ''}`,
+    };
+  const allowed = allowingRules(policy, toolName, input, shell);
   if (allowed !== undefined)
     return {
       behavior: 'allow',
       source: 'rule',
-      rule: allowed.source,
-      reason: `allowed by rule ${allowed.source}`,
+      rule: allowed,
+      reason: `allowed by rule ${allowed}`,
     };
   switch (policy.mode) {
     case 'full-access':
@@ -103,47 +127,65 @@ export function evaluatePolicy(
   }
 }
 
+/** The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match. */
+function allowingRules(
+  policy: CompiledPolicy,
+  toolName: string,
+  input: Record<string, unknown>,
+  shell: ShellAnalysis | undefined,
+): string | undefined {
+  if (shell === undefined)
+    return policy.allow.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'allow'))?.source;
+  const whole = policy.allow.find((rule) => rule.tool.test('Bash') && rule.pattern === undefined);
+  if (whole !== undefined) return whole.source;
+  if (shellAllowable(shell) !== undefined) return undefined;
+  const used = new Set<string>();
+  for (const simple of shell.commands) {
+    const rule = policy.allow.find((candidate) => commandMatches(candidate, simple, 'allow'));
+    if (rule === undefined) return undefined;
+    used.add(rule.source);
+  }
+  return [...used].join(', ');
+}
+
+/** Why this call writes somewhere no mode or allow rule may allow; undefined when it does not. */
+function protectedReason(
+  cwd: string,
+  toolName: string,
+  input: Record<string, unknown>,
+  cli: CliContext,
+  shell: ShellAnalysis | undefined,
+): string | undefined {
+  if (cliCallsSensitive(toolName, cli.decisionReason))
+    return `the CLI marks this as sensitive: ${cli.decisionReason ?? ''}`;
+  const targets: string[] = [];
+  const target = editTarget(toolName, input);
+  if (target !== undefined) targets.push(target);
+  if (shell !== undefined) targets.push(...shell.writes);
+  // The CLI's blocked path for a command is where it found it would write or read outside what it allows
+  // by itself (`sed -i … f`, `cp a f`, `cat f`): a read of a protected file this way is asked too.
+  const writing = shell !== undefined || target !== undefined;
+  if (writing && typeof cli.blockedPath === 'string' && cli.blockedPath !== '') targets.push(cli.blockedPath);
+  for (const path of targets) {
+    const entry = protectedPath(cwd, path);
+    if (entry !== undefined) return `${path} is protected (${entry.path}: ${entry.reason})`;
+  }
+  return undefined;
+}
+
+/** The table entry covering `path` as written, resolved against the cwd, or where it really leads. */
+function protectedPath(cwd: string, path: string): ProtectedEntry | undefined {
+  const { lexical, real } = lexicalAndReal(cwd, path);
+  return protectedEntryFor(path) ?? protectedEntryFor(lexical) ?? protectedEntryFor(real);
+}
+
 function editTarget(toolName: string, input: Record<string, unknown>): string | undefined {
   if (!EDIT_TOOLS.has(toolName)) return undefined;
   const path = toolName === 'NotebookEdit' ? input.notebook_path : input.file_path;
   return typeof path === 'string' && path !== '' ? path : undefined;
 }
 
-/**
- * Is `target` (absolute, or relative to `cwd`) inside `cwd`? Lexically first (no `..` escapes), then with
- * symlinks resolved on the part of the path that exists, so a link in the cwd cannot point outside it.
- */
-export function isInside(cwd: string, target: string): boolean {
-  const root = resolve(cwd);
-  const path = resolve(root, target);
-  if (!within(root, path)) return false;
-  return within(realOrSelf(root), realOfNearestExisting(path));
-}
-
-function within(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function realOfNearestExisting(path: string): string {
-  let current = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length + (parent.endsWith('/') ? 0 : 1)));
-      current = parent;
-    }
-  }
+function stringField(input: Record<string, unknown>, key: string): string | undefined {
+  const value = input[key];
+  return typeof value === 'string' ? value : undefined;
 }

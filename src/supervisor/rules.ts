@@ -7,11 +7,21 @@
 //   WebFetch(domain:example.com)   the URL's host is that domain or a subdomain of it
 //   mcp__github__*       a tool-name glob with no pattern: any call of those tools
 //
-// Compound shell commands (`a && b`, `a; b`, pipes, substitutions, redirections) never match an allow
-// rule, and match a deny rule when any of their parts does: a prefix must not smuggle a second command.
-import { isAbsolute, resolve } from 'node:path';
+// Bash patterns are matched against the simple commands of a real parse (shell-commands.ts), never the
+// raw text alone. A deny rule matches when ANY simple command does — through wrappers (`sudo rm`),
+// leading assignments (`X=1 rm`) and paths to the program (`/bin/rm` and `./rm` are `rm`). An allow rule
+// matches only when EVERY simple command does, each as written, and the command has nothing else that
+// runs or writes (substitutions, redirections to files, assignments, words only known when it runs) and
+// nothing the parse cannot see through (eval, a variable as the program, parse errors).
+//
+// Path patterns are matched on the path as written (resolved against the cwd) and on its real path
+// (symlinks followed; for a new file, its nearest existing parent's): an allow rule needs both to match,
+// a deny rule either.
+import { basename, dirname, isAbsolute } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
+import { lexicalAndReal, realOfNearestExisting } from './real-paths.js';
+import { analyzeShell, type ShellAnalysis, type SimpleCommand } from './shell-commands.js';
 
 export interface CompiledRule {
   readonly source: string;
@@ -22,8 +32,6 @@ export interface CompiledRule {
 
 const RULE = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
 const PATH_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep', 'LS']);
-/** Anything that could run a second command or write somewhere: such a command never matches an allow rule. */
-const SHELL_CHAINING = /[;&|`<>\n]|\$\(/;
 
 export function compileRule(source: unknown, field = 'rule'): CompiledRule {
   if (typeof source !== 'string') throw new ValidationError(`${field} must be a string`, field);
@@ -36,33 +44,68 @@ export function compileRule(source: unknown, field = 'rule'): CompiledRule {
   return { source, tool: globToRegExp(match[1] ?? '', 'name'), pattern };
 }
 
-/** Does `rule` cover this call? `effect` matters for compound shell commands (see the header). */
+/** Does `rule` cover this call? `effect` matters for shell commands and paths (see the header). */
 export function ruleMatches(
   rule: CompiledRule,
   toolName: string,
   input: Record<string, unknown>,
   cwd: string,
   effect: 'allow' | 'deny',
+  shell?: ShellAnalysis,
 ): boolean {
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  if (toolName === 'Bash') return matchCommand(pattern, stringField(input, 'command'), effect);
+  if (toolName === 'Bash') {
+    const command = stringField(input, 'command');
+    if (command === undefined) return false;
+    const analysis = shell ?? analyzeShell(command);
+    if (effect === 'deny')
+      return (
+        analysis.commands.some((simple) => commandMatches(rule, simple, 'deny')) ||
+        matchOneCommand(pattern, command.trim())
+      );
+    return (
+      shellAllowable(analysis) === undefined &&
+      analysis.commands.every((simple) => commandMatches(rule, simple, 'allow'))
+    );
+  }
   if (toolName === 'WebFetch' && pattern.startsWith('domain:'))
     return matchDomain(pattern.slice('domain:'.length), stringField(input, 'url'));
   const path =
     stringField(input, 'file_path') ?? stringField(input, 'notebook_path') ?? stringField(input, 'path');
-  if (PATH_TOOLS.has(toolName) || path !== undefined) return matchPath(pattern, path, cwd);
+  if (PATH_TOOLS.has(toolName) || path !== undefined) return matchPath(pattern, path, cwd, effect);
   const subject = stringField(input, 'command') ?? stringField(input, 'url') ?? stringField(input, 'pattern');
   return subject !== undefined && globToRegExp(pattern, 'text').test(subject);
 }
 
-function matchCommand(pattern: string, command: string | undefined, effect: 'allow' | 'deny'): boolean {
-  if (command === undefined) return false;
-  const whole = command.trim();
-  if (effect === 'allow') return !SHELL_CHAINING.test(whole) && matchOneCommand(pattern, whole);
-  const parts = whole.split(/[;&|`\n()]|\$\(/).map((part) => part.trim());
-  return [whole, ...parts].some((part) => part !== '' && matchOneCommand(pattern, part));
+/**
+ * Why no allow rule can cover this command, or undefined when rules may: it has at least one simple
+ * command, every one known in full, and nothing else that runs or writes.
+ */
+export function shellAllowable(analysis: ShellAnalysis): string | undefined {
+  if (analysis.opaque.length > 0) return analysis.opaque[0];
+  if (analysis.effects.length > 0) return analysis.effects[0];
+  if (analysis.commands.length === 0) return 'there is no command to run';
+  const dynamic = analysis.commands.find((simple) => simple.dynamic);
+  if (dynamic !== undefined) return `${dynamic.words.join(' ')} has words only known when it runs`;
+  return undefined;
+}
+
+/**
+ * Does a Bash rule's pattern cover one simple command? For allow, the command as written; for deny, also
+ * with the program's directory dropped on both sides (`/bin/rm -f a` is `rm -f a`).
+ */
+export function commandMatches(rule: CompiledRule, simple: SimpleCommand, effect: 'allow' | 'deny'): boolean {
+  if (!rule.tool.test('Bash')) return false;
+  const pattern = rule.pattern;
+  if (pattern === undefined) return true;
+  if (matchOneCommand(pattern, simple.words.join(' '))) return true;
+  if (effect === 'allow') return false;
+  const [program = '', ...rest] = simple.words;
+  const bare = [basename(program), ...rest].join(' ');
+  const barePattern = pattern.trim().replace(/^\S+/u, (first) => basename(first));
+  return matchOneCommand(pattern, bare) || matchOneCommand(barePattern, bare);
 }
 
 function matchOneCommand(pattern: string, command: string): boolean {
@@ -84,12 +127,30 @@ function matchDomain(domain: string, url: string | undefined): boolean {
   }
 }
 
-function matchPath(pattern: string, path: string | undefined, cwd: string): boolean {
+function matchPath(
+  pattern: string,
+  path: string | undefined,
+  cwd: string,
+  effect: 'allow' | 'deny',
+): boolean {
   if (path === undefined) return false;
   // Claude Code writes absolute paths in rules as `//etc/*`; accept both spellings.
   const glob = pattern.startsWith('//') ? pattern.slice(1) : pattern;
   const absoluteGlob = isAbsolute(glob) ? glob : `${cwd.replace(/\/+$/, '')}/${glob}`;
-  return globToRegExp(absoluteGlob, 'path').test(resolve(cwd, path));
+  const { lexical, real } = lexicalAndReal(cwd, path);
+  const asWritten = globToRegExp(absoluteGlob, 'path');
+  const lexicalHit = asWritten.test(lexical);
+  const realHit = asWritten.test(real) || globToRegExp(realGlob(absoluteGlob), 'path').test(real);
+  return effect === 'allow' ? lexicalHit && realHit : lexicalHit || realHit;
+}
+
+/** The glob with the directory before its first wildcard resolved to where it really leads. */
+function realGlob(glob: string): string {
+  const star = glob.indexOf('*');
+  const literal = star === -1 ? glob : glob.slice(0, star);
+  const base = literal.endsWith('/') ? literal.slice(0, -1) : dirname(literal);
+  if (base === '' || base === '/' || base === '.') return glob;
+  return `${realOfNearestExisting(base)}${glob.slice(base.length)}`;
 }
 
 /** `*` and `**` to a RegExp. In paths `*` stops at `/`; in names and texts it matches anything. */

@@ -1,0 +1,264 @@
+// Paths an agent must never change without a person saying so: writing them makes a later process run
+// code (often one nobody deliberately starts: `git status` reads `.git/config`, the CLI starts the MCP
+// servers `.mcp.json` names), or changes the rules the agent itself runs under. A write to any of them is
+// never allowed by a mode or an allow rule, full-access included; it becomes an approval (a deny rule
+// still denies). This table is the one list: the policy matches it and the tests are generated from it.
+//
+// Matching (see `protectedEntryFor`):
+// - an entry is one or more path segments; it matches where those segments appear in a row anywhere in
+//   the path, at any depth (`sub/.git/hooks/x` and `/home/u/.bashrc` alike). `dir` entries also cover
+//   everything below them; `file` entries match only as the last segments;
+// - always case-insensitively: the default filesystems of macOS and Windows are, and a false match only
+//   costs a question;
+// - segments are compared after Unicode NFC normalisation with ignorable code points removed (HFS+ drops
+//   them: `.g\u200cit` is `.git`) and trailing dots and spaces removed (Windows drops them: `.git.`);
+//   `git~1` is Windows' short name for `.git`;
+// - the policy checks the path as written (resolved against the cwd) and its real path (symlinks followed;
+//   for a file that does not exist yet, the nearest existing parent's).
+//
+// Deliberately not in the table, because they only run when someone runs the project, and approving
+// `npm test` or `make` is approving the project's code, which every edit in `auto-edits` changes anyway:
+// `package.json` (scripts), `Makefile`, `node_modules/`, virtualenvs, source files, CI workflows (they
+// run after a push, which is itself a decision). `.gitattributes` only picks filters and diff drivers that
+// git config defines (and `.git/` is protected). `CLAUDE.md` holds instructions, not code: the CLI lets
+// its own edit mode write it, and what a later session does with it still goes through this policy.
+// `.env` holds values the project reads, not commands. The list cannot be complete: a person who needs
+// more adds deny rules, or runs `supervised`.
+
+export type ProtectedKind = 'dir' | 'file';
+
+export interface ProtectedEntry {
+  /** Path segments, `/`-separated, lower case: `.git`, `.config/fish`. */
+  readonly path: string;
+  readonly kind: ProtectedKind;
+  readonly group: 'vcs' | 'agent' | 'editor' | 'shell' | 'tooling' | 'login';
+  /** Why a write here is dangerous: shown in the approval's reason. */
+  readonly reason: string;
+}
+
+export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
+  // Version control internals and hooks.
+  {
+    path: '.git',
+    kind: 'dir',
+    group: 'vcs',
+    reason:
+      'git internals: config (core.fsmonitor, core.pager, aliases, filters) and hooks run commands at the next git call, including the `git status` the CLI runs unasked; a `.git` file redirects git to another directory',
+  },
+  { path: 'git~1', kind: 'dir', group: 'vcs', reason: "Windows' short name for .git" },
+  {
+    path: '.gitmodules',
+    kind: 'file',
+    group: 'vcs',
+    reason: 'points submodule fetches at other repositories',
+  },
+  {
+    path: '.gitconfig',
+    kind: 'file',
+    group: 'vcs',
+    reason: 'git configuration: runs commands like .git/config',
+  },
+  {
+    path: '.config/git',
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'git configuration: runs commands like .git/config',
+  },
+  { path: '.husky', kind: 'dir', group: 'vcs', reason: 'git hooks managed by husky run at the next commit' },
+  {
+    path: '.pre-commit-config.yaml',
+    kind: 'file',
+    group: 'vcs',
+    reason: 'the pre-commit framework runs the commands listed here at the next commit',
+  },
+  { path: '.hg', kind: 'dir', group: 'vcs', reason: 'Mercurial internals: hgrc [hooks] run commands' },
+  {
+    path: '.svn',
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'Subversion working-copy database: changes what is committed',
+  },
+  { path: '.jj', kind: 'dir', group: 'vcs', reason: 'Jujutsu repository config can name programs it runs' },
+  // The agent's own configuration and MCP servers.
+  {
+    path: '.claude',
+    kind: 'dir',
+    group: 'agent',
+    reason:
+      'Claude Code configuration: settings grant permissions and define hooks, commands, agents and skills the CLI runs',
+  },
+  {
+    path: '.claude.json',
+    kind: 'file',
+    group: 'agent',
+    reason: 'Claude Code state, including MCP servers it starts',
+  },
+  {
+    path: '.mcp.json',
+    kind: 'file',
+    group: 'agent',
+    reason: 'MCP servers: the CLI starts each as a process',
+  },
+  {
+    path: '.cursor',
+    kind: 'dir',
+    group: 'agent',
+    reason: 'Cursor configuration, including MCP servers it starts',
+  },
+  {
+    path: '.gemini',
+    kind: 'dir',
+    group: 'agent',
+    reason: 'Gemini CLI settings: MCP servers and hooks it runs',
+  },
+  {
+    path: '.codex',
+    kind: 'dir',
+    group: 'agent',
+    reason: 'Codex configuration: MCP servers and commands it runs',
+  },
+  // Editors and IDEs.
+  {
+    path: '.vscode',
+    kind: 'dir',
+    group: 'editor',
+    reason: 'VS Code tasks run on folder open; settings name executables and MCP servers',
+  },
+  { path: '.idea', kind: 'dir', group: 'editor', reason: 'JetBrains run configurations and startup tasks' },
+  {
+    path: '.devcontainer',
+    kind: 'dir',
+    group: 'editor',
+    reason: 'dev container lifecycle commands run when the folder is opened in a container',
+  },
+  { path: '.exrc', kind: 'file', group: 'editor', reason: 'vi/Vim run it at start in this directory (exrc)' },
+  {
+    path: '.nvimrc',
+    kind: 'file',
+    group: 'editor',
+    reason: 'Neovim runs it at start in this directory (exrc)',
+  },
+  {
+    path: '.nvim.lua',
+    kind: 'file',
+    group: 'editor',
+    reason: 'Neovim runs it at start in this directory (exrc)',
+  },
+  // Shell startup files.
+  {
+    path: '.bashrc',
+    kind: 'file',
+    group: 'shell',
+    reason: 'bash runs it at the start of every interactive shell',
+  },
+  { path: '.bash_profile', kind: 'file', group: 'shell', reason: 'bash runs it at login' },
+  { path: '.bash_login', kind: 'file', group: 'shell', reason: 'bash runs it at login' },
+  { path: '.bash_logout', kind: 'file', group: 'shell', reason: 'bash runs it at logout' },
+  { path: '.profile', kind: 'file', group: 'shell', reason: 'sh-compatible shells run it at login' },
+  { path: '.zshenv', kind: 'file', group: 'shell', reason: 'zsh runs it at the start of every shell' },
+  {
+    path: '.zshrc',
+    kind: 'file',
+    group: 'shell',
+    reason: 'zsh runs it at the start of every interactive shell',
+  },
+  { path: '.zprofile', kind: 'file', group: 'shell', reason: 'zsh runs it at login' },
+  { path: '.zlogin', kind: 'file', group: 'shell', reason: 'zsh runs it at login' },
+  { path: '.zlogout', kind: 'file', group: 'shell', reason: 'zsh runs it at logout' },
+  { path: '.config/fish', kind: 'dir', group: 'shell', reason: 'fish runs config.fish and conf.d at start' },
+  {
+    path: '.envrc',
+    kind: 'file',
+    group: 'shell',
+    reason: 'direnv runs it when a shell enters the directory',
+  },
+  // Tools that run code from their configuration when invoked for something else.
+  {
+    path: '.npmrc',
+    kind: 'file',
+    group: 'tooling',
+    reason: 'npm config: script-shell, node-options and git name programs npm runs at its next call',
+  },
+  {
+    path: '.yarnrc',
+    kind: 'file',
+    group: 'tooling',
+    reason: 'yarn config: yarn-path runs another program as yarn',
+  },
+  {
+    path: '.yarnrc.yml',
+    kind: 'file',
+    group: 'tooling',
+    reason: 'yarn config: yarnPath runs a script as yarn',
+  },
+  { path: '.pnpmfile.cjs', kind: 'file', group: 'tooling', reason: 'pnpm runs it at every install' },
+  {
+    path: 'bunfig.toml',
+    kind: 'file',
+    group: 'tooling',
+    reason: 'bun config: preload scripts run at every bun run',
+  },
+  // Credentials and login-time programs (when the cwd is, or contains, a home directory).
+  {
+    path: '.ssh',
+    kind: 'dir',
+    group: 'login',
+    reason: 'ssh config runs ProxyCommand/LocalCommand; authorized_keys grants logins',
+  },
+  { path: '.aws', kind: 'dir', group: 'login', reason: 'AWS config: credential_process runs a program' },
+  { path: '.kube', kind: 'dir', group: 'login', reason: 'kubeconfig: exec credential plugins run programs' },
+  {
+    path: '.config/autostart',
+    kind: 'dir',
+    group: 'login',
+    reason: 'desktop sessions start these programs at login',
+  },
+  { path: '.config/systemd', kind: 'dir', group: 'login', reason: 'systemd user units run programs' },
+];
+
+/** Ignorable code points that HFS+ and some tools drop from names: zero-width, joiners, bidi marks, BOM. */
+const IGNORABLE: readonly (readonly [number, number])[] = [
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+];
+
+function ignorable(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return IGNORABLE.some(([from, to]) => code >= from && code <= to);
+}
+
+/** One path segment as a case-insensitive filesystem may see it. */
+export function normalizeSegment(segment: string): string {
+  const visible = [...segment.normalize('NFC')].filter((char) => !ignorable(char)).join('');
+  return visible.replace(/[. ]+$/u, '').toLowerCase();
+}
+
+const COMPILED = PROTECTED_PATHS.map((entry) => ({
+  entry,
+  segments: entry.path.split('/').map(normalizeSegment),
+}));
+
+/** The first table entry `path` falls under, or undefined. `path` may be absolute or relative. */
+export function protectedEntryFor(path: string): ProtectedEntry | undefined {
+  const segments = path
+    .split(/[/\\]+/u)
+    .filter((s) => s !== '')
+    .map(normalizeSegment);
+  for (const { entry, segments: wanted } of COMPILED) {
+    for (let start = 0; start + wanted.length <= segments.length; start++) {
+      if (!wanted.every((segment, i) => segments[start + i] === segment)) continue;
+      if (entry.kind === 'dir' || start + wanted.length === segments.length) return entry;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,51 @@
+// Where a path really leads: symlinks resolved on the part that exists, so a link cannot carry a write
+// somewhere a check on the path as written would not see. One copy, for the modes and the rules alike.
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+
+/** `path` inside `root` (or equal to it), both absolute. */
+export function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The real path of `path` (absolute); for a path that does not exist yet, its nearest existing parent's. */
+export function realOfNearestExisting(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return resolve(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.push(current.slice(parent.length + (parent.endsWith('/') ? 0 : 1)));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Is `target` (absolute, or relative to `cwd`) inside `cwd`? Lexically first (no `..` escapes), then with
+ * symlinks resolved on the part of the path that exists, so a link in the cwd cannot point outside it.
+ */
+export function isInside(cwd: string, target: string): boolean {
+  const root = resolve(cwd);
+  const path = resolve(root, target);
+  if (!within(root, path)) return false;
+  return within(realOrSelf(root), realOfNearestExisting(path));
+}
+
+/** The path as written (resolved against `cwd`) and where it really leads; the same string when no link. */
+export function lexicalAndReal(cwd: string, target: string): { lexical: string; real: string } {
+  const lexical = resolve(cwd, target);
+  return { lexical, real: realOfNearestExisting(lexical) };
+}

@@ -1,0 +1,190 @@
+// A Bash command as the policy judges it, from a real parse (unbash): every simple command anywhere in the
+// tree — lists, pipelines, if/while/for/case bodies, functions, subshells, groups, command and process
+// substitutions inside words, redirection targets and here-documents — and, through wrappers
+// (shell-wrappers.ts), the commands they run. What the parse cannot see through is reported, never guessed.
+import { forEachChild, parse, type Command, type Redirect, type SyntaxNode, type Word } from 'unbash';
+
+import { innerOf, type Words } from './shell-wrappers.js';
+
+export interface SimpleCommand {
+  /** The words as the shell passes them: static values unquoted; the others as written. */
+  readonly words: readonly string[];
+  /** A word is only known when the shell runs (a variable, a glob, a substitution), or a wrapper adds some. */
+  readonly dynamic: boolean;
+  /** The wrappers it was found through, outermost first: `['sudo']` for the `rm` of `sudo rm a`. */
+  readonly via: readonly string[];
+}
+
+export interface ShellAnalysis {
+  readonly commands: readonly SimpleCommand[];
+  /** What the parse cannot see through: eval, source, a variable as the program, parse errors. */
+  readonly opaque: readonly string[];
+  /** Besides plain commands, what runs or changes state: substitutions, file writes, assignments. */
+  readonly effects: readonly string[];
+  /** Files written by redirections or `tee`, as written (static targets only). */
+  readonly writes: readonly string[];
+}
+
+/** Deeper `sh -c` nesting than this is opaque: it has no honest use and bounds the work. */
+const MAX_DEPTH = 6;
+/** Redirections that only duplicate descriptors or write nowhere. */
+const HARMLESS_TARGET = /^(?:\d+|-|\/dev\/(?:null|stdout|stderr|tty|fd\/\d+))$/u;
+const WRITING = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+
+interface Collector {
+  commands: SimpleCommand[];
+  opaque: string[];
+  effects: string[];
+  writes: string[];
+}
+
+export function analyzeShell(source: string): ShellAnalysis {
+  const out: Collector = { commands: [], opaque: [], effects: [], writes: [] };
+  analyzeCode(source, out, 0, []);
+  return out;
+}
+
+function analyzeCode(source: string, out: Collector, depth: number, via: readonly string[]): void {
+  if (depth > MAX_DEPTH) {
+    out.opaque.push('shell code nested too deep');
+    return;
+  }
+  let script;
+  try {
+    script = parse(source);
+  } catch {
+    out.opaque.push('the command could not be parsed');
+    return;
+  }
+  walk(script, out, depth, via);
+}
+
+/** The word's value when the parse knows it fully (literals and quotes only), else undefined. */
+export function staticValue(word: Word): string | undefined {
+  const parts = word.parts;
+  if (parts === undefined) return word.value;
+  const known = parts.every(
+    (part) =>
+      part.type === 'Literal' ||
+      part.type === 'SingleQuoted' ||
+      part.type === 'AnsiCQuoted' ||
+      (part.type === 'DoubleQuoted' && part.parts.every((inner) => inner.type === 'Literal')),
+  );
+  return known ? word.value : undefined;
+}
+
+function walk(node: SyntaxNode, out: Collector, depth: number, via: readonly string[]): void {
+  if (node.type === 'Script' && node.errors !== undefined && node.errors.length > 0)
+    out.opaque.push(`the command does not parse: ${node.errors[0]?.message ?? 'syntax error'}`);
+  else if (node.type === 'Command') visitCommand(node, out, depth, via);
+  else if (
+    node.type === 'CommandExpansion' ||
+    node.type === 'ArithmeticCommandExpansion' ||
+    node.type === 'ProcessSubstitution'
+  ) {
+    out.effects.push(`a substitution runs ${node.text}`);
+    if (node.script === undefined) out.opaque.push(`the substitution ${node.text} does not parse`);
+  } else if (node.type === 'Redirect') visitRedirect(node, out);
+  else if (node.type === 'HereDoc' && node.body.parts?.some((part) => part.type !== 'Literal') === true)
+    out.effects.push('a here-document with expansions');
+  else if (node.type === 'HereString' && node.target !== undefined && staticValue(node.target) === undefined)
+    out.effects.push(`a here-string with expansions: ${node.target.text}`);
+  else if (node.type === 'Function') out.effects.push(`defines the function ${node.name.text}`);
+  forEachChild(node, (child) => walk(child, out, depth, via));
+}
+
+function visitRedirect(node: Redirect, out: Collector): void {
+  if (!WRITING.has(node.operator) || node.target === undefined) return;
+  const target = staticValue(node.target);
+  if (target === undefined) out.effects.push(`writes to ${node.target.text}`);
+  else if (!HARMLESS_TARGET.test(target)) {
+    out.writes.push(target);
+    out.effects.push(`writes to ${target}`);
+  }
+}
+
+function visitCommand(node: Command, out: Collector, depth: number, via: readonly string[]): void {
+  for (const item of node.prefix)
+    if (item.type === 'Assignment') out.effects.push(`sets ${item.name} for the command`);
+  if (node.name === undefined) {
+    if (node.prefix.some((item) => item.type === 'Assignment')) out.effects.push('sets a shell variable');
+    return;
+  }
+  const values: (string | undefined)[] = [staticValue(node.name)];
+  const texts: string[] = [node.name.text];
+  for (const item of node.suffix) {
+    if (item.type === 'Word') {
+      values.push(staticValue(item));
+      texts.push(item.text);
+    } else if (item.type === 'Assignment') {
+      // `declare x=1`, `export y=$(…)`: an argument that is itself an assignment.
+      const known = item.value.type === 'Word' && staticValue(item.value) !== undefined;
+      values.push(known ? item.text : undefined);
+      texts.push(item.text);
+    }
+  }
+  for (let i = 0; i < texts.length; i++) texts[i] = values[i] ?? texts[i] ?? '';
+  emit(values, texts, false, out, depth, via, stdinCode(node));
+}
+
+/** Static shell code given on stdin by a here-document or here-string, for `sh <<'EOF'`. */
+function stdinCode(node: Command): string | undefined {
+  for (const redirect of node.redirects) {
+    if (redirect.type === 'HereDoc' && (redirect.body.parts ?? []).every((part) => part.type === 'Literal'))
+      return redirect.body.text;
+    if (redirect.type === 'HereString' && redirect.target !== undefined) return staticValue(redirect.target);
+  }
+  return undefined;
+}
+
+function emit(
+  values: Words,
+  texts: readonly string[],
+  appended: boolean,
+  out: Collector,
+  depth: number,
+  via: readonly string[],
+  stdin: string | undefined,
+): void {
+  const program = values[0];
+  if (program === undefined) {
+    out.opaque.push(`the program ${texts[0] ?? ''} is only known when the command runs`);
+    return;
+  }
+  out.commands.push({ words: texts, dynamic: appended || values.some((v) => v === undefined), via });
+  if (program === 'tee' || program.endsWith('/tee'))
+    for (const value of values.slice(1))
+      if (value !== undefined && !value.startsWith('-')) out.writes.push(value);
+  const inner = innerOf(values);
+  const nextVia = [...via, program];
+  switch (inner.kind) {
+    case 'none':
+      return;
+    case 'command':
+      emit(
+        values.slice(inner.start),
+        texts.slice(inner.start),
+        appended || inner.appended,
+        out,
+        depth,
+        nextVia,
+        undefined,
+      );
+      return;
+    case 'commands':
+      for (const [start, end] of inner.ranges)
+        emit(values.slice(start, end), texts.slice(start, end), true, out, depth, nextVia, undefined);
+      return;
+    case 'code':
+      if (inner.code === undefined) out.opaque.push(`${program} runs shell code only known when it runs`);
+      else analyzeCode(inner.code, out, depth + 1, nextVia);
+      return;
+    case 'stdin':
+      if (stdin === undefined) out.opaque.push(`${program} runs shell code from its input`);
+      else analyzeCode(stdin, out, depth + 1, nextVia);
+      return;
+    case 'opaque':
+      out.opaque.push(inner.why);
+      return;
+  }
+}

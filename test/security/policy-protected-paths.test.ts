@@ -1,0 +1,176 @@
+// Every entry of the protected-path table, as a test of its own: a write there is asked for whatever the
+// mode or an allow rule says (at the top of the cwd, deep below it, in other letter case, through a
+// symlink, and as a shell redirection target), while a deny rule still denies. Then the CLI's own
+// "sensitive" verdict, which only ever makes a decision stricter, and the neighbours that stay allowed.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+import { compilePolicy, evaluatePolicy } from '../../src/supervisor/policy.js';
+import { PROTECTED_PATHS } from '../../src/supervisor/protected-paths.js';
+import type { ThreadMode } from '../../src/store/records.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-protected-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+const cwd = join(root, 'repo');
+mkdirSync(join(cwd, 'src'), { recursive: true });
+
+function verdict(
+  mode: ThreadMode,
+  tool: string,
+  input: Record<string, unknown>,
+  rules: { allow?: string[]; deny?: string[] } = {},
+  cli: { decisionReason?: string | null; blockedPath?: string | null } = {},
+): string {
+  const policy = compilePolicy(mode, { allow: rules.allow ?? [], deny: rules.deny ?? [] }, cwd);
+  return evaluatePolicy(policy, tool, input, cli).behavior;
+}
+
+/** A file the entry covers: the entry itself for files, something inside it for directories. */
+function sample(path: string, kind: 'dir' | 'file'): string {
+  return kind === 'dir' ? `${path}/config` : path;
+}
+
+describe('protected paths: one case per table entry', () => {
+  for (const entry of PROTECTED_PATHS) {
+    it(`${entry.path} (${entry.kind}): ${entry.reason.slice(0, 60)}`, () => {
+      const target = sample(entry.path, entry.kind);
+      const places = [
+        join(cwd, target),
+        target,
+        `sub/deeper/${target}`,
+        target.toUpperCase(),
+        `${target.replace(/^([^/]+)/u, '$1.')}`, // a trailing dot, as Windows drops it
+      ];
+      for (const file_path of places) {
+        assert.equal(
+          verdict('auto-edits', 'Write', { file_path, content: 'x' }),
+          'ask',
+          `auto-edits ${file_path}`,
+        );
+        assert.equal(verdict('auto-edits', 'Edit', { file_path, old_string: 'a', new_string: 'b' }), 'ask');
+        assert.equal(verdict('auto-edits', 'MultiEdit', { file_path, edits: [] }), 'ask');
+        assert.equal(
+          verdict('full-access', 'Write', { file_path, content: 'x' }),
+          'ask',
+          `full-access ${file_path}`,
+        );
+        assert.equal(
+          verdict('supervised', 'Write', { file_path, content: 'x' }, { allow: ['Write', 'Edit(**)'] }),
+          'ask',
+          `allow rules ${file_path}`,
+        );
+        assert.equal(
+          verdict('full-access', 'Write', { file_path, content: 'x' }, { deny: ['Write'] }),
+          'deny',
+          'a deny rule still denies',
+        );
+      }
+      assert.equal(verdict('auto-edits', 'NotebookEdit', { notebook_path: target, new_source: '' }), 'ask');
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x > ${target}` }), 'ask', 'redirection');
+      assert.equal(
+        verdict('full-access', 'Bash', { command: `echo x >> ./${target}` }),
+        'ask',
+        'redirection',
+      );
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x | tee -a ${target}` }), 'ask', 'tee');
+      assert.equal(
+        verdict(
+          'full-access',
+          'Bash',
+          { command: 'sed -i s/a/b/ f' },
+          {},
+          { blockedPath: join(cwd, target) },
+        ),
+        'ask',
+        "the CLI's blocked path",
+      );
+    });
+  }
+});
+
+describe('protected paths: real paths, the CLI verdict and the neighbours', () => {
+  it('a symlink into a protected directory is followed, also for a file that does not exist yet', () => {
+    mkdirSync(join(cwd, '.git/hooks'), { recursive: true });
+    symlinkSync(join(cwd, '.git'), join(cwd, 'innocent'));
+    symlinkSync(join(cwd, '.git/hooks'), join(cwd, 'src/tools'));
+    assert.equal(verdict('auto-edits', 'Write', { file_path: 'innocent/config', content: 'x' }), 'ask');
+    assert.equal(
+      verdict('auto-edits', 'Write', { file_path: 'src/tools/new/pre-commit', content: 'x' }),
+      'ask',
+    );
+    assert.equal(verdict('full-access', 'Bash', { command: 'echo x > innocent/config' }), 'ask');
+  });
+
+  it('look-alike names are still protected: zero-width characters, trailing spaces', () => {
+    for (const file_path of [
+      '.g\u200cit/config',
+      '.git /config',
+      '.GIT./hooks/pre-commit',
+      '.claude\u200d/settings.json',
+    ])
+      assert.equal(
+        verdict('auto-edits', 'Write', { file_path, content: 'x' }),
+        'ask',
+        JSON.stringify(file_path),
+      );
+  });
+
+  it("the CLI's sensitive-file verdict makes a write asked, whatever the mode or allow rule", () => {
+    // The wording of Claude Code 2.1.328 (see docs/supervisor.md).
+    const reasons = [
+      `Claude requested permissions to edit ${cwd}/.ripgreprc which is a sensitive file.`,
+      `Claude requested permissions to write to ${cwd}/x/.claude/skills/s/SKILL.md, but you haven't granted it yet.`,
+      'A future wording the policy does not know yet',
+    ];
+    for (const decisionReason of reasons) {
+      const cli = { decisionReason };
+      assert.equal(verdict('auto-edits', 'Write', { file_path: 'notes.txt', content: 'x' }, {}, cli), 'ask');
+      assert.equal(verdict('full-access', 'Edit', { file_path: 'notes.txt' }, {}, cli), 'ask');
+      assert.equal(
+        verdict('supervised', 'Write', { file_path: 'notes.txt' }, { allow: ['Write'] }, cli),
+        'ask',
+      );
+      assert.equal(
+        verdict('full-access', 'Write', { file_path: 'notes.txt' }, { deny: ['Write'] }, cli),
+        'deny',
+      );
+    }
+    const bashSensitive = {
+      decisionReason: `Claude requested permissions to edit ${cwd}/.x which is a sensitive file.`,
+    };
+    assert.equal(verdict('full-access', 'Bash', { command: 'cp a .x' }, {}, bashSensitive), 'ask');
+    // What the CLI says of ordinary requests does not stop them.
+    const outside = { decisionReason: 'Path is outside allowed working directories' };
+    assert.equal(verdict('full-access', 'Write', { file_path: '/tmp/x.txt' }, {}, outside), 'allow');
+    assert.equal(
+      verdict(
+        'full-access',
+        'Bash',
+        { command: 'npm test' },
+        {},
+        { decisionReason: 'This command requires approval' },
+      ),
+      'allow',
+    );
+  });
+
+  it('neighbours of protected names stay allowed in auto-edits', () => {
+    for (const file_path of [
+      'src/a.ts',
+      '.gitignore',
+      'docs/x.git/notes.md',
+      'my.bashrc.bak',
+      'package.json',
+      'Makefile',
+      'CLAUDE.md',
+      '.gitattributes',
+      '.env',
+      'claude/settings.json',
+      'src/vscode/settings.json',
+    ])
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'allow', file_path);
+  });
+});
