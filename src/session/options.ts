@@ -3,6 +3,7 @@
 import type { WardenError } from '../protocol/errors.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate } from '../protocol/control.js';
 import type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';
+import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
 
 export type CanUseTool = (
@@ -123,9 +124,15 @@ export interface Options {
   onWarning?: (warning: WardenError) => void;
   /** Warden: how many messages may wait for a slow consumer before the CLI's stdout is paused (default 256). */
   maxBufferedMessages?: number;
+  /**
+   * Warden: start the CLI yourself, or join one already running. Given what Warden would spawn, return a
+   * transport to it; without this option Warden spawns a piped child that ends with the query. The
+   * supervisor uses it to run CLIs that outlive their host (detached processes).
+   */
+  cliTransport?: (launch: CliLaunch) => Promise<CliTransport>;
 }
 
-const FUNCTION_OPTIONS = ['canUseTool', 'stderr', 'onWarning'] as const;
+const FUNCTION_OPTIONS = ['canUseTool', 'stderr', 'onWarning', 'cliTransport'] as const;
 const STRING_ARRAY_OPTIONS = [
   'additionalDirectories',
   'allowedTools',

@@ -23,7 +23,8 @@ import type {
   SDKControlInterruptResponse,
   SlashCommand,
 } from '../protocol/sdk-types.js';
-import type { ChildTransport } from '../transport/child-transport.js';
+import type { CliTransport } from '../transport/cli-transport.js';
+import { AttachHistory, dispatchPending } from './attach.js';
 import { HookRegistry } from './hook-registry.js';
 import { buildInitializeRequest, userMessage } from './initialize-request.js';
 import { InputLifecycle } from './input-lifecycle.js';
@@ -36,8 +37,9 @@ import { sdkMcpServersOf, spawnCli } from './spawn-cli.js';
 export type Prompt = string | AsyncIterable<SDKUserMessage>;
 
 interface Live {
-  transport: ChildTransport;
+  transport: CliTransport;
   channel: ControlChannel;
+  history: AttachHistory;
 }
 
 const DEFAULT_BUFFERED_MESSAGES = 256;
@@ -66,6 +68,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   #inputEnded = false;
   #finished = false;
   #closing = false;
+  #detached = false;
   #recheckTimer: NodeJS.Timeout | undefined;
   #recheckAt: number | undefined;
   #ceilingTimer: NodeJS.Timeout | undefined;
@@ -76,6 +79,12 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
    * Never rejects. Useful after close() or an abort, whose iteration ends before the CLI has exited.
    */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#resolveClosed = resolve));
+  #resolvePid!: (pid: number | undefined) => void;
+  /**
+   * Warden: the CLI's pid, as soon as it is spawned; undefined when it never was. Never rejects. A host
+   * that records it can find the process again after it crashed itself (the CLI leads its own group).
+   */
+  readonly pid: Promise<number | undefined> = new Promise((resolve) => (this.#resolvePid = resolve));
 
   constructor(prompt: Prompt, options: Options) {
     this.#options = options;
@@ -92,7 +101,10 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     this.#live = this.#start();
     this.#live.then(
       () => this.#writePrompt(prompt),
-      (error: unknown) => this.#finish(toError(error)),
+      (error: unknown) => {
+        this.#resolvePid(undefined);
+        this.#finish(toError(error));
+      },
     );
     const signal = options.abortController?.signal;
     if (signal?.aborted) queueMicrotask(this.#onAbort);
@@ -102,23 +114,34 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   async #start(): Promise<Live> {
     await this.#mcp.start();
     const transport = await spawnCli(this.#options, (warning) => this.#warn(warning));
+    this.#resolvePid(transport.pid);
+    const history = new AttachHistory(transport.attaching === true);
     const channel = new ControlChannel({
-      write: (frame) => transport.send(frame),
+      write: (frame) => {
+        history.noteWritten(frame);
+        return transport.send(frame);
+      },
       onError: (error) => this.#warn(error),
       onActivity: () => this.#maybeEndInput(),
     });
     this.#registerHandlers(channel);
-    const live = { transport, channel };
+    const live = { transport, channel, history };
     this.#settledLive = live;
     if (this.#finished) {
       await transport.close();
       return live;
     }
     // initialize is always the first line the CLI reads; the prompt follows without waiting for the reply.
-    this.#initialize = channel.request(
+    // Its answer lists the requests the CLI still waits on: none for a new CLI, those an earlier host left
+    // unanswered for one this host joins.
+    const envelope = channel.requestEnvelope(
       'initialize',
       buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
     );
+    this.#initialize = envelope.then((answer) => {
+      dispatchPending(channel, answer);
+      return answer.response ?? {};
+    });
     this.#initialize.catch(() => undefined);
     void this.#read(live);
     return live;
@@ -138,9 +161,10 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     channel.handle('elicitation', () => Promise.resolve({ action: 'decline' }));
   }
 
-  async #read({ transport, channel }: Live): Promise<void> {
+  async #read({ transport, channel, history }: Live): Promise<void> {
     try {
       for await (const frame of transport.frames()) {
+        if (history.skips(frame)) continue;
         if (channel.receive(frame)) continue;
         if (frame.type === 'keep_alive') continue;
         this.#lifecycle.observe(frame);
@@ -279,7 +303,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     this.#queue.end(error);
     // Iteration ends at once; the CLI's own shutdown (stdin EOF → SIGTERM → SIGKILL) settles `closed`.
     const transportClosed = this.#live.then(
-      ({ transport }) => transport.close(),
+      ({ transport }) => (this.#detached ? undefined : transport.close()),
       () => undefined,
     );
     void Promise.allSettled([this.#mcp.close(), transportClosed]).then(() => this.#resolveClosed());
@@ -309,6 +333,20 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
 
   /** Closes the query at once: the CLI is stopped and iteration ends. */
   close(): void {
+    this.#shutdown(undefined);
+  }
+
+  /**
+   * Warden: lets go of the CLI without ending it, where the transport can (see Options.cliTransport):
+   * iteration ends, requests in flight get no answer from this query, and the CLI waits for the next
+   * host. Throws TypeError when the query has no such transport (yet).
+   */
+  detach(): void {
+    const transport = this.#settledLive?.transport;
+    if (transport?.detach === undefined) throw new TypeError('this query cannot detach from its CLI');
+    if (this.#closing) return;
+    this.#detached = true;
+    transport.detach();
     this.#shutdown(undefined);
   }
 

@@ -1,6 +1,8 @@
-// Starting the CLI for a query: find the executable, build argv and env, spawn the transport.
+// Starting the CLI for a query: find the executable, build argv and env, spawn the transport (or hand the
+// launch to the caller's cliTransport, which may start the CLI otherwise or join a running one).
 import type { WardenError } from '../protocol/errors.js';
-import { spawnTransport, type ChildTransport } from '../transport/child-transport.js';
+import { spawnTransport } from '../transport/child-transport.js';
+import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import { diagnosticToError } from '../transport/diagnostics.js';
 import { buildCliArgs } from './cli-args.js';
 import { buildCliEnv } from './cli-env.js';
@@ -13,7 +15,7 @@ const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.jsx'];
 export async function spawnCli(
   options: Options,
   warn: (warning: WardenError) => void,
-): Promise<ChildTransport> {
+): Promise<CliTransport> {
   const env = buildCliEnv(options);
   const explicit = options.pathToClaudeCodeExecutable;
   // An explicit path is spawned as given: if it is wrong, the spawn itself says so (SpawnError, errno).
@@ -25,7 +27,7 @@ export async function spawnCli(
   const args = isScript
     ? insertAfterExecutableArgs(flags, options.executableArgs?.length ?? 0, executable)
     : flags;
-  return spawnTransport({
+  const launch: CliLaunch = {
     command,
     args,
     env,
@@ -33,7 +35,8 @@ export async function spawnCli(
     ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),
     ...(options.stderr === undefined ? {} : { onStderr: options.stderr }),
     onDiagnostic: (diagnostic) => warn(diagnosticToError(diagnostic)),
-  });
+  };
+  return options.cliTransport === undefined ? spawnTransport(launch) : options.cliTransport(launch);
 }
 
 function insertAfterExecutableArgs(flags: string[], count: number, script: string): string[] {

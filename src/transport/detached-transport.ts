@@ -11,6 +11,7 @@ import { open } from 'node:fs/promises';
 
 import { ProcessExitError, TransportClosedError, WardenError, toError } from '../protocol/errors.js';
 import type { ChildExit } from './child-transport.js';
+import type { CliTransport } from './cli-transport.js';
 import { removeDetachedFiles, type DetachedPaths } from './detached-child.js';
 import type { TransportDiagnostic } from './diagnostics.js';
 import { isAlive, watchExit, type ProcessIdentity } from './exit-watch.js';
@@ -39,6 +40,8 @@ export interface DetachedTransportOptions {
   readonly marker: string;
   /** Where to read on: 0 for a CLI just spawned, the committed offset when attaching again. */
   readonly offset?: number;
+  /** The CLI was started by an earlier host: see CliTransport.attaching. */
+  readonly attaching?: boolean;
   /** Only for the host that spawned the CLI: the exit as its parent hears it, with the status. */
   readonly exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly maxFrameBytes?: number;
@@ -49,10 +52,11 @@ export interface DetachedTransportOptions {
   readonly pollMs?: number;
 }
 
-export class DetachedTransport {
+export class DetachedTransport implements CliTransport {
   readonly pid: number;
   /** Resolves once, when the CLI exits; the status is null for a CLI this host did not spawn. */
   readonly exited: Promise<ChildExit>;
+  readonly attaching: boolean;
 
   readonly #options: DetachedTransportOptions;
   readonly #reader: SpoolReader;
@@ -67,6 +71,7 @@ export class DetachedTransport {
   constructor(options: DetachedTransportOptions) {
     this.#options = options;
     this.pid = options.identity.pid;
+    this.attaching = options.attaching ?? false;
     this.#reader = new SpoolReader({
       path: options.paths.output,
       offset: options.offset ?? 0,

@@ -18,6 +18,8 @@ import {
   startMockModel,
 } from '../../src/testing/index.js';
 import { spawnDetached } from '../../src/transport/detached-child.js';
+import { query } from '../../src/index.js';
+import type { CliLaunch } from '../../src/transport/cli-transport.js';
 import { DetachedTransport, spoolOffsetOf } from '../../src/transport/detached-transport.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
 import { assertNoProcesses, within } from '../integration/transport-helpers.js';
@@ -119,3 +121,95 @@ test('a detached CLI keeps its permission request for the next host, which answe
     scratch.cleanup();
   }
 });
+
+test(
+  'query() over a detached CLI: a second query joins it and answers the request the first left',
+  HANG,
+  async () => {
+    const scratch = createScratch();
+    const mock = await startMockModel({
+      script: scenario()
+        .on('touch')
+        .callTool('Bash', { command: 'touch joined.txt', description: 'Create a file' })
+        .thenAnswer(() => 'done')
+        .build(),
+    });
+    const marker = randomUUID();
+    const dir = join(root, 'query-cli');
+    try {
+      let spawned: Awaited<ReturnType<typeof spawnDetached>> | undefined;
+      const spawnHere = async (launch: CliLaunch): Promise<DetachedTransport> => {
+        spawned = await spawnDetached({ ...launch, cwd: launch.cwd, marker, dir });
+        return new DetachedTransport({
+          paths: spawned.paths,
+          identity: { pid: spawned.pid, startTicks: spawned.startTicks },
+          marker,
+          exited: spawned.exited,
+        });
+      };
+      let firstAsked: ((id: string) => void) | undefined;
+      const askedId = new Promise<string>((resolve) => (firstAsked = resolve));
+      const first = query({
+        prompt: '[[touch]] create the file',
+        options: {
+          cwd: scratch.cwd,
+          env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+          cliTransport: spawnHere,
+          canUseTool: (_tool, _input, { toolUseID }) => {
+            firstAsked?.(toolUseID);
+            return new Promise(() => undefined); // The first host never answers: it goes away.
+          },
+        },
+      });
+      const firstMessages = (async () => {
+        for await (const message of first) void message;
+      })();
+      const toolUseId = await within(60_000, askedId, 'the first permission request');
+      first.detach();
+      await within(10_000, firstMessages, 'the end of the first query');
+      assert.ok(spawned !== undefined);
+      const cli = spawned;
+      assert.ok(isAlive({ pid: cli.pid, startTicks: cli.startTicks }), 'detach() left the CLI running');
+
+      const seen: string[] = [];
+      const second = query({
+        prompt: (async function* () {
+          await new Promise(() => undefined); // Held open, as the supervisor holds a thread's input.
+        })(),
+        options: {
+          cwd: scratch.cwd,
+          env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+          cliTransport: () =>
+            Promise.resolve(
+              new DetachedTransport({
+                paths: cli.paths,
+                identity: { pid: cli.pid, startTicks: cli.startTicks },
+                marker,
+                attaching: true,
+              }),
+            ),
+          canUseTool: (_tool, input, { toolUseID }) => {
+            seen.push(toolUseID);
+            return Promise.resolve({ behavior: 'allow', updatedInput: input });
+          },
+        },
+      });
+      let result: Record<string, unknown> | undefined;
+      for await (const message of second) {
+        if (message.type === 'result') {
+          result = message as unknown as Record<string, unknown>;
+          break;
+        }
+      }
+      assert.equal(result?.['subtype'], 'success');
+      assert.deepEqual(seen, [toolUseId], 'the request the first query left reached the second, once');
+      assert.ok(existsSync(join(scratch.cwd, 'joined.txt')));
+      await within(10_000, second.closed, 'the second query closing');
+      assert.equal(existsSync(dir), false, 'closing ended the CLI and removed its files');
+      await assertNoProcesses([cli.pid], { deadNow: false });
+    } finally {
+      await mock.close();
+      scratch.cleanup();
+    }
+  },
+);
