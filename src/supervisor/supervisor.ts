@@ -176,7 +176,11 @@ export class Supervisor {
     ]);
     const policy = this.#runtime(threadId).policy();
     for (const approval of this.#store.listApprovals({ threadId, status: 'pending' })) {
-      const verdict = evaluatePolicy(policy, approval.toolName, approval.input);
+      // The CLI's reason for asking still counts: a write it called sensitive is never settled by a mode.
+      const verdict = evaluatePolicy(policy, approval.toolName, approval.input, {
+        decisionReason: approval.decisionReason,
+        blockedPath: approval.blockedPath,
+      });
       if (verdict.behavior === 'ask') continue;
       this.#core.commit(threadId, [
         {
