@@ -142,4 +142,25 @@ describe('supervisor permission gate', () => {
     assert.equal((await fake.ask('Bash', { command: 'make install' }).result).behavior, 'allow');
     assert.equal(sup.listApprovals().length, 1, 'full-access asks nobody');
   });
+
+  it('a write the CLI calls sensitive is asked in full-access, and a mode change does not settle it', async (t) => {
+    const { sup, made, thread } = await openFakeSupervisor(t);
+    const { fake } = await startTurn(sup, made, thread.id, 'work');
+    const decisionReason = 'Claude requested permissions to edit /w/.ripgreprc which is a sensitive file.';
+    const waiting = fake.ask(
+      'Write',
+      { file_path: '/w/.ripgreprc', content: '--pre=sh' },
+      { decisionReason },
+    );
+    const requested = await waitForEvent(sup, 'approval.requested');
+    await sup.setMode(thread.id, 'full-access');
+    assert.equal(sup.getApproval(requested.data.approvalId).status, 'pending', 'the mode change leaves it');
+    const again = fake.ask('Write', { file_path: '/w/.ripgreprc', content: '--pre=sh' }, { decisionReason });
+    await waitForEvent(sup, 'approval.requested', (e) => e.data.approvalId !== requested.data.approvalId);
+    assert.equal(sup.listApprovals({ status: 'pending' }).length, 2, 'full-access asks too');
+    for (const approval of sup.listApprovals({ status: 'pending' }))
+      await sup.decide(approval.id, { behavior: 'deny' });
+    assert.equal((await waiting.result).behavior, 'deny');
+    assert.equal((await again.result).behavior, 'deny');
+  });
 });
