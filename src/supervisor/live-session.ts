@@ -3,6 +3,7 @@
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
 import type { CanUseTool, Options } from '../session/options.js';
 import { toError } from '../protocol/errors.js';
+import { startTicksOf } from '../transport/process-tree.js';
 import type { EventDraft } from '../store/event-types.js';
 import type { SupervisorCore } from './core.js';
 import {
@@ -61,6 +62,8 @@ export class LiveSession {
   endReason: string | undefined;
   #finished: Promise<void> | undefined;
   #sessionId: string | undefined;
+  /** The CLI's pid once it is recorded in the log (undefined: unknown, or not recorded). */
+  readonly #recordedPid: Promise<number | undefined>;
   /** Who waits for a subagent to end (stopSubagent), by task id. */
   readonly #endWaiters = new Map<string, (() => void)[]>();
   readonly #core: SupervisorCore;
@@ -86,6 +89,21 @@ export class LiveSession {
       ...(setup.resume === null ? {} : { resume: setup.resume }),
     };
     this.query = core.options.query({ prompt: this.input, options });
+    this.#recordedPid = (this.query.pid ?? Promise.resolve(undefined)).then((pid) =>
+      pid === undefined || pid <= 0 ? undefined : this.#recordSpawn(pid),
+    );
+  }
+
+  /**
+   * Puts the process's identity in the log at once (the pid resolves in the same run of microtasks as
+   * the spawn, before the process can have been reaped), so a host restarted after a crash can find it.
+   */
+  #recordSpawn(pid: number): number | undefined {
+    const startTime = startTicksOf(pid) ?? null;
+    const recorded = this.#core.record(this.threadId, [
+      { type: 'session.process_started', data: { generation: this.generation, pid, startTime } },
+    ]);
+    return recorded.length > 0 ? pid : undefined;
   }
 
   /** Starts reading; resolves when the process is gone and the thread has been told. */
@@ -127,6 +145,12 @@ export class LiveSession {
     }
     // Iteration can end before the process has exited (after close()); "finished" means it is gone.
     await this.query.closed;
+    // Only a query that reports `closed` can say the process is gone; a stand-in without it has no pid.
+    const pid = this.query.closed === undefined ? undefined : await this.#recordedPid;
+    if (pid !== undefined)
+      this.#core.record(this.threadId, [
+        { type: 'session.process_exited', data: { generation: this.generation, pid } },
+      ]);
   }
 
   #onFrame(frame: Frame): void {

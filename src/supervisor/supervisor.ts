@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
+import { stopLeftoverProcesses } from './leftover-processes.js';
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -37,8 +38,11 @@ export const DATABASE_FILE = 'warden.db';
 export class Supervisor {
   readonly #core: SupervisorCore;
   readonly #runtimes = new Map<string, ThreadRuntime>();
-  /** What open() found and closed out from a previous host that did not close cleanly. */
-  readonly recovered: RecoverySummary;
+  /**
+   * What open() found and closed out from a previous host that did not close cleanly, and how many of its
+   * CLI processes were still running and were stopped.
+   */
+  readonly recovered: RecoverySummary & { processesStopped: number };
   #closed: Promise<void> | undefined;
 
   /**
@@ -57,11 +61,13 @@ export class Supervisor {
       throw new TypeError('options.onWarning must be a function');
     if (query !== undefined && typeof query !== 'function')
       throw new TypeError('options.query must be a function');
-    return attempt(() => {
+    return attempt(async () => {
       mkdirSync(dataDir, { recursive: true });
       const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
       try {
-        const recovered = recoverAfterCrash(store);
+        // First the processes a crashed host left (the store holds the lock, so no live host owns them).
+        const processesStopped = await stopLeftoverProcesses(store);
+        const recovered = { ...recoverAfterCrash(store), processesStopped };
         const core = new SupervisorCore(store, { claudePath, env, onWarning, query: query ?? sdkQuery });
         return new Supervisor(core, recovered);
       } catch (error) {
@@ -71,7 +77,7 @@ export class Supervisor {
     });
   }
 
-  private constructor(core: SupervisorCore, recovered: RecoverySummary) {
+  private constructor(core: SupervisorCore, recovered: Supervisor['recovered']) {
     this.#core = core;
     this.recovered = recovered;
   }

@@ -29,6 +29,8 @@ export class ThreadRuntime implements GateHost {
   readonly #core: SupervisorCore;
   #live: LiveSession | undefined;
   #stopping: Promise<void> | undefined;
+  /** The last process's end, until the log says it is gone (it may exit after the thread let go of it). */
+  #lastFinished: Promise<void> = Promise.resolve();
 
   constructor(core: SupervisorCore, threadId: string) {
     this.#core = core;
@@ -142,7 +144,7 @@ export class ThreadRuntime implements GateHost {
   stop(reason = 'thread_stopped'): Promise<void> {
     const live = this.#live;
     if (this.#stopping !== undefined) return this.#stopping;
-    if (live === undefined) return Promise.resolve();
+    if (live === undefined) return this.#lastFinished;
     live.endReason = reason;
     const stopping = (async () => {
       this.#core.commit(this.threadId, [
@@ -191,7 +193,7 @@ export class ThreadRuntime implements GateHost {
       throw error;
     }
     this.#live = session;
-    void session.finished;
+    this.#lastFinished = session.finished;
     return session;
   }
 

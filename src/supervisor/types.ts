@@ -19,6 +19,8 @@ export interface SupervisedQuery extends AsyncIterable<SDKMessage> {
   close(): void;
   /** Settles when the CLI process is gone (Warden's query has it; a scripted stand-in may not). */
   readonly closed?: Promise<void>;
+  /** The CLI's pid once spawned, undefined if it never was (Warden's query has it). */
+  readonly pid?: Promise<number | undefined>;
 }
 
 export type QueryFunction = (args: {

@@ -112,6 +112,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       runsInterrupted: 1,
       approvalsExpired: 1,
       subagentsLost: 0,
+      processesStopped: 0,
     });
     const { thread, runs, approvals } = sup.getThread(ready.threadId);
     assert.equal(thread.status, 'idle');
@@ -134,8 +135,8 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     );
     assert.deepEqual(
       events.filter((e) => e.seq > last).map((e) => e.type),
-      ['approval.expired', 'run.ended', 'run.released', 'session.ended'],
-      'after the last reported event, only the recovery was written',
+      ['session.leftover_process', 'approval.expired', 'run.ended', 'run.released', 'session.ended'],
+      'after the last reported event, only the recovery was written (the CLI was already gone)',
     );
 
     const next = await sup.send(ready.threadId, '[[after]] what happened before?');

@@ -87,6 +87,7 @@ describe('store recovery after a crash', () => {
       runsInterrupted: 2,
       approvalsExpired: 1,
       subagentsLost: 1,
+      processesStopped: 0,
     });
     const view = sup.getThread('live');
     assert.equal(view.thread.status, 'idle');
