@@ -40,7 +40,12 @@ interface Collector {
 
 export function analyzeShell(source: string): ShellAnalysis {
   const out: Collector = { commands: [], opaque: [], effects: [], writes: [] };
-  analyzeCode(source, out, 0, []);
+  try {
+    analyzeCode(source, out, 0, []);
+  } catch {
+    // Hostile nesting can exhaust the stack of the parser or the walk: what was found so far stands.
+    out.opaque.push('the command is nested too deeply to be checked');
+  }
   return out;
 }
 
@@ -49,14 +54,7 @@ function analyzeCode(source: string, out: Collector, depth: number, via: readonl
     out.opaque.push('shell code nested too deep');
     return;
   }
-  let script;
-  try {
-    script = parse(source);
-  } catch {
-    out.opaque.push('the command could not be parsed');
-    return;
-  }
-  walk(script, out, depth, via);
+  walk(parse(source), out, depth, via);
 }
 
 /** The word's value when the parse knows it fully (literals and quotes only), else undefined. */

@@ -188,6 +188,19 @@ describe('Bash rules on a real parse', () => {
       assert.ok(TABLE.filter((row) => row[2] === expect).length >= 10, expect);
   });
 
+  it('hostile nesting is never allowed past a rule, and does not throw', () => {
+    const nested = [
+      `${'$('.repeat(5000)}rm a${')'.repeat(5000)}`,
+      `${'('.repeat(5000)}rm a${')'.repeat(5000)}`,
+      `${'if true; then '.repeat(3000)}rm a${'; fi'.repeat(3000)}`,
+      Array.from({ length: 12 }).reduce<string>((code) => `sh -c ${JSON.stringify(code)}`, 'rm a'),
+    ];
+    for (const command of nested) {
+      assert.notEqual(evaluatePolicy(POLICIES.DENY, 'Bash', { command }).behavior, 'allow');
+      assert.notEqual(evaluatePolicy(POLICIES.ALLOW, 'Bash', { command }).behavior, 'allow');
+    }
+  });
+
   for (const [policy, command, expect, why] of TABLE) {
     it(`${policy} ${JSON.stringify(command)} → ${expect} (${why})`, () => {
       const verdict = evaluatePolicy(POLICIES[policy], 'Bash', { command, description: why });
