@@ -19,12 +19,15 @@ import { openFifoWriter } from './fifo.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './line-decoder.js';
 import { killTree, signalGroup } from './process-tree.js';
 import { SpoolReader } from './spool-reader.js';
+import { releaseProcessed } from './spool-space.js';
 import { StdinWriter } from './stdin-writer.js';
 
 type Frame = Record<string, unknown>;
 
 const SPOOL_OFFSET = Symbol('warden.spoolOffset');
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** Processed spool is given back to the file system in steps of at least this much. */
+const RELEASE_STEP_BYTES = 1024 * 1024;
 const EXCERPT_CHARS = 200;
 
 /** The spool offset just past `frame`, for frames read by a DetachedTransport; undefined otherwise. */
@@ -67,14 +70,18 @@ export class DetachedTransport implements CliTransport {
   #ending: 'exit' | 'detach' | undefined;
   #framesTaken = false;
   #closing: Promise<void> | undefined;
+  #offset: number;
+  #released = 0;
+  #releasing: Promise<unknown> = Promise.resolve();
 
   constructor(options: DetachedTransportOptions) {
     this.#options = options;
     this.pid = options.identity.pid;
     this.attaching = options.attaching ?? false;
+    this.#offset = options.offset ?? 0;
     this.#reader = new SpoolReader({
       path: options.paths.output,
-      offset: options.offset ?? 0,
+      offset: this.#offset,
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       onTruncatedTail: (byteLength) => this.#diagnose({ kind: 'truncated_tail', excerpt: '', byteLength }),
@@ -93,9 +100,9 @@ export class DetachedTransport implements CliTransport {
     });
   }
 
-  /** The spool offset just past the last frame read. */
+  /** The spool offset just past the last frame handed out. */
   get offset(): number {
-    return this.#reader.offset;
+    return this.#offset;
   }
 
   /**
@@ -106,18 +113,23 @@ export class DetachedTransport implements CliTransport {
   async *frames(): AsyncGenerator<Frame, void, undefined> {
     if (this.#framesTaken) throw new TypeError('DetachedTransport.frames() has a single consumer');
     this.#framesTaken = true;
-    for await (const line of this.#reader.lines()) {
-      const frame = parseFrame(line.text);
-      if (frame === undefined) {
-        this.#diagnose({
-          kind: 'non_json',
-          excerpt: line.text.slice(0, EXCERPT_CHARS),
-          byteLength: Buffer.byteLength(line.text),
-        });
-        continue;
+    for await (const batch of this.#reader.batches()) {
+      for (const line of batch) {
+        // Stopped in the middle of a batch: the rest stays in the spool for the next reader.
+        if (this.#ending !== undefined) return;
+        this.#offset = line.end;
+        const frame = parseFrame(line.text);
+        if (frame === undefined) {
+          this.#diagnose({
+            kind: 'non_json',
+            excerpt: line.text.slice(0, EXCERPT_CHARS),
+            byteLength: Buffer.byteLength(line.text),
+          });
+          continue;
+        }
+        Object.defineProperty(frame, SPOOL_OFFSET, { value: line.end, enumerable: false });
+        yield frame;
       }
-      Object.defineProperty(frame, SPOOL_OFFSET, { value: line.end, enumerable: false });
-      yield frame;
     }
     if (this.#ending !== undefined) return;
     const exit = this.#exit ?? { exitCode: null, signal: null };
@@ -147,6 +159,19 @@ export class DetachedTransport implements CliTransport {
       return Promise.reject(WardenError.isWardenError(error) ? error : toError(error));
     }
     return this.#input.write(`${line}\n`);
+  }
+
+  /**
+   * The host has committed everything before `offset`: the spool's disk space before it may go. Done in
+   * steps, one at a time, in the background (the promise settles when the step is done); a file system
+   * that cannot punch holes keeps the data.
+   */
+  releaseBefore(offset: number): Promise<unknown> {
+    if (offset - this.#released < RELEASE_STEP_BYTES || offset > this.#offset) return this.#releasing;
+    this.#released = offset;
+    const path = this.#options.paths.output;
+    this.#releasing = this.#releasing.then(() => releaseProcessed(path, offset));
+    return this.#releasing;
   }
 
   /** The CLI never sees the end of its input pipe: ending input asks it to exit. Idempotent. */
@@ -212,6 +237,7 @@ export class DetachedTransport implements CliTransport {
     });
     if (killed.length > 0 || survivors.length > 0)
       this.#diagnose({ kind: 'leftovers_killed', pids: killed, survivors });
+    await this.#releasing;
     removeDetachedFiles(this.#options.paths);
   }
 

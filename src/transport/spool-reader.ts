@@ -32,7 +32,7 @@ export interface SpoolReaderOptions {
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const READ_BYTES = 64 * 1024;
+const READ_BYTES = 256 * 1024;
 const DEFAULT_POLL_MS = 250;
 
 export class SpoolReader {
@@ -59,7 +59,7 @@ export class SpoolReader {
     this.#onTruncatedTail = options.onTruncatedTail ?? (() => undefined);
   }
 
-  /** The offset just past the last line delivered (or the starting offset). */
+  /** The offset just past the last line handed out (or the starting offset). */
   get offset(): number {
     return this.#offset;
   }
@@ -78,7 +78,15 @@ export class SpoolReader {
 
   /** Every complete line from the offset on, waiting for more until finish() or close(). One reader. */
   async *lines(): AsyncGenerator<SpoolLine, void, undefined> {
-    if (this.#reading) throw new Error('SpoolReader.lines() may only be iterated once');
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /**
+   * As lines(), a read's worth at a time: the lines of one chunk of the file in one array, so a consumer
+   * pays one await per chunk rather than per line. `offset` moves past a batch as it is handed out.
+   */
+  async *batches(): AsyncGenerator<SpoolLine[], void, undefined> {
+    if (this.#reading) throw new Error('a SpoolReader may only be iterated once');
     this.#reading = true;
     const handle = await open(this.#path, 'r');
     this.#watch();
@@ -98,6 +106,7 @@ export class SpoolReader {
         }
         const chunkStart = position;
         position += bytesRead;
+        const batch: SpoolLine[] = [];
         let start = 0;
         for (
           let nl = buffer.indexOf(NEWLINE, 0);
@@ -109,13 +118,16 @@ export class SpoolReader {
           const line = partBytes === 0 ? piece : Buffer.concat([...parts.splice(0), piece]);
           partBytes = 0;
           const content = line.at(-1) === CARRIAGE_RETURN ? line.subarray(0, -1) : line;
-          if (content.length > this.#maxFrameBytes)
+          if (content.length > this.#maxFrameBytes) {
+            // The lines before the oversized one are still delivered.
+            if (batch.length > 0) yield batch;
             throw new FrameTooLargeError(this.#maxFrameBytes, content.length);
-          const text = content.toString('utf8');
-          this.#offset = chunkStart + nl + 1;
-          if (text.trim() !== '') yield { text, end: this.#offset };
-          if (this.#closed) return;
+          }
+          if (content.length > 0) batch.push({ text: content.toString('utf8'), end: chunkStart + nl + 1 });
         }
+        if (start > 0) this.#offset = chunkStart + start;
+        if (batch.length > 0) yield batch;
+        if (this.#closed) return;
         if (start < bytesRead) {
           // Copied: the read buffer is reused for the next chunk.
           parts.push(Buffer.from(buffer.subarray(start, bytesRead)));
