@@ -5,6 +5,7 @@
 // | Wrapper                          | Inner command                                                     |
 // |----------------------------------|-------------------------------------------------------------------|
 // | command, builtin                 | after the options (`command -v x` only looks `x` up: none)        |
+// | busybox                          | its first argument names the applet                               |
 // | exec, nohup, setsid, nice,       | after the options (and their arguments); `env` also skips         |
 // | stdbuf, ionice, time, env, doas  | NAME=value and runs `-S string` as words                          |
 // | timeout                          | after the options and the duration                                |
@@ -174,6 +175,8 @@ export function innerOf(words: Words): Inner {
       if (options.some((o) => o !== undefined && /^-[a-z]*[vV]/u.test(o))) return { kind: 'none' };
       return commandAt(words, start);
     }
+    case 'busybox':
+      return commandAt(words, 1);
     case 'builtin':
     case 'exec':
     case 'nohup':

@@ -72,6 +72,7 @@ const TABLE: readonly Row[] = [
   ['DENY', 'doas rm -f a', 'deny', 'doas'],
   ['DENY', 'stdbuf -o0 rm -f a', 'deny', 'stdbuf'],
   ['DENY', 'setsid rm -f a', 'deny', 'setsid'],
+  ['DENY', 'busybox rm -f a', 'deny', 'a busybox applet'],
   ['DENY', 'sudo env X=1 nice timeout 3 rm a', 'deny', 'wrappers within wrappers'],
   ['DENY', 'ls | xargs rm -f', 'deny', 'xargs'],
   ['DENY', 'xargs -0 -n 1 rm -f < list', 'deny', 'xargs with options'],
