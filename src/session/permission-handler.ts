@@ -1,8 +1,8 @@
 // can_use_tool → the caller's canUseTool → a reply the CLI accepts. Whatever the callback does (throws,
 // returns garbage), the CLI gets a valid answer and the caller hears about the problem.
-import { CallbackError, toError } from '../protocol/errors.js';
+import { CallbackError, ProtocolError, toError } from '../protocol/errors.js';
 import type { WardenError } from '../protocol/errors.js';
-import type { PermissionUpdate } from '../protocol/control.js';
+import { parseCanUseToolRequest, type PermissionUpdate } from '../protocol/control.js';
 import { isRecord } from '../protocol/validate.js';
 import type { CanUseTool } from './options.js';
 
@@ -86,11 +86,38 @@ function denyReply(message: string, toolUseID: string): Record<string, unknown> 
   return { behavior: 'deny', message, toolUseID };
 }
 
+/**
+ * The fields a decision is about: a tool name, an input object and the tool call's id. A request without
+ * them cannot be shown to anyone or answered for a known call, so it never reaches canUseTool. Checked by
+ * hand on the hot path; zod runs only on a failure, to say what was wrong.
+ */
+function malformation(request: Request): ProtocolError | undefined {
+  const { tool_name: toolName, input, tool_use_id: toolUseId } = request;
+  if (typeof toolName === 'string' && toolName !== '' && isRecord(input))
+    if (typeof toolUseId === 'string' && toolUseId !== '') return undefined;
+  const parsed = parseCanUseToolRequest(request);
+  const detail =
+    parsed instanceof ProtocolError
+      ? parsed.message
+      : 'Invalid can_use_tool request (empty tool_name or tool_use_id)';
+  return new ProtocolError(`${detail}; the request was denied without asking canUseTool`, undefined, {
+    cause: parsed instanceof ProtocolError ? parsed : undefined,
+  });
+}
+
 export function createPermissionHandler(
   canUseTool: CanUseTool,
   warn: (warning: WardenError) => void,
 ): (request: Request, ctx: { requestId: string; signal: AbortSignal }) => Promise<Record<string, unknown>> {
   return async (request, ctx) => {
+    const malformed = malformation(request);
+    if (malformed !== undefined) {
+      warn(malformed);
+      return denyReply(
+        'Denied: the permission request was malformed (it needs a tool_name, an input object and a tool_use_id)',
+        optionalString(request.tool_use_id) ?? '',
+      );
+    }
     const toolName = optionalString(request.tool_name) ?? '';
     const input = isRecord(request.input) ? request.input : {};
     const toolUseID = optionalString(request.tool_use_id) ?? '';

@@ -1,6 +1,10 @@
 // CLI frames → what the log keeps of them. Pure functions; the runtime decides which run they belong to.
 // The log keeps the conversation (texts, tool calls, tool results), not every frame: progress, state and
 // lifecycle frames are either folded into run and subagent states or dropped.
+import { z } from 'zod';
+
+import { ProtocolError } from '../protocol/errors.js';
+import { validate } from '../protocol/validate.js';
 import type { AssistantBlock, EventDraft } from '../store/event-types.js';
 import type { RunResult, SubagentStatus } from '../store/records.js';
 
@@ -102,6 +106,25 @@ function flattenText(content: unknown): string {
       return block?.type === 'text' && typeof block.text === 'string' ? block.text : '';
     })
     .join('');
+}
+
+/**
+ * What the supervisor needs of a `result` to end a run by it: every result CLI 2.1.328 writes has these.
+ * Other fields are read leniently (runResultOf); unknown ones pass.
+ */
+const ResultFrameSchema = z.looseObject({
+  type: z.literal('result'),
+  subtype: z.string().min(1),
+  is_error: z.boolean(),
+  user_message_uuid: z.string().optional(),
+  user_message_uuids: z.array(z.string()).optional(),
+  origin: z.looseObject({ kind: z.string() }).nullish(),
+});
+
+/** A ProtocolError saying what is wrong with a result frame, or undefined when it can be acted on. */
+export function malformedResult(frame: Frame): ProtocolError | undefined {
+  const checked = validate(ResultFrameSchema, frame, 'result message');
+  return checked instanceof ProtocolError ? checked : undefined;
 }
 
 export function runResultOf(frame: Frame): RunResult {

@@ -2,13 +2,14 @@
 // subagents. A run's context (which subagents it owns, whether it ended) lives here until the run has
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
 import type { CanUseTool, Options } from '../session/options.js';
-import { toError } from '../protocol/errors.js';
+import { ProtocolError, toError } from '../protocol/errors.js';
 import { startTicksOf } from '../transport/process-tree.js';
 import type { EventDraft } from '../store/event-types.js';
 import type { SupervisorCore } from './core.js';
 import {
   apiRetryDraft,
   assistantDraft,
+  malformedResult,
   originOf,
   runResultOf,
   str,
@@ -235,6 +236,8 @@ export class LiveSession {
   }
 
   #onResult(frame: Frame, batch: Batch): void {
+    const malformed = malformedResult(frame);
+    if (malformed !== undefined) return this.#onMalformedResult(malformed, userMessageUuids(frame), batch);
     const origin = originOf(frame);
     const originKind = typeof origin?.kind === 'string' ? origin.kind : undefined;
     const { ended } = this.tracker.onResult(userMessageUuids(frame), originKind);
@@ -256,6 +259,31 @@ export class LiveSession {
       if (context !== undefined) context.ended = true;
       this.#maybeRelease(runId, batch);
     }
+  }
+
+  /**
+   * A result that cannot be read fails the turn it ends instead of leaving it running for ever (which
+   * would queue every later message behind it), and says so.
+   */
+  #onMalformedResult(error: ProtocolError, uuids: readonly string[], batch: Batch): void {
+    const { ended } = this.tracker.onMalformedResult(uuids);
+    for (const { runId } of ended) {
+      batch.drafts.push({
+        type: 'run.ended',
+        data: { runId, status: 'failed', reason: 'malformed_result', result: null, origin: null },
+      });
+      this.interrupting.delete(runId);
+      const context = this.contexts.get(runId);
+      if (context !== undefined) context.ended = true;
+      this.#maybeRelease(runId, batch);
+    }
+    const runs =
+      ended.length === 0 ? 'no run was waiting for it' : `run ${ended.map((e) => e.runId).join(', ')} failed`;
+    this.#core.warn(
+      new ProtocolError(`The CLI sent a malformed result (${error.message}); ${runs}`, undefined, {
+        cause: error,
+      }),
+    );
   }
 
   #onTaskStarted(frame: Frame, batch: Batch): void {

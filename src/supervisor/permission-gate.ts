@@ -4,13 +4,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 import type { PermissionResult } from '../protocol/control.js';
-import { AbortError, ConflictError, StoreError, WardenError } from '../protocol/errors.js';
+import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } from '../protocol/errors.js';
+import { excerptOf } from '../protocol/validate.js';
 import type { CanUseTool } from '../session/options.js';
 import type { RejectCondition } from '../store/event-types.js';
 import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
 import type { LiveSession } from './live-session.js';
 import { evaluatePolicy, type CompiledPolicy } from './policy.js';
+import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */
 export interface GateHost {
@@ -91,6 +93,37 @@ function cancelReason(
   return cause instanceof AbortError ? 'withdrawn' : 'process_exited';
 }
 
+/** A request that cannot be shown or answered for a known call: denied, logged and reported, never asked. */
+function rejectMalformed(
+  core: SupervisorCore,
+  host: GateHost,
+  session: LiveSession,
+  request: { toolName: unknown; toolUseID: unknown; problem: string },
+): PermissionResult {
+  const message = `Denied: the permission request was malformed (${request.problem})`;
+  core.warn(
+    new ProtocolError(
+      `A malformed permission request was denied (${request.problem})`,
+      excerptOf({ tool_name: request.toolName, tool_use_id: request.toolUseID }),
+    ),
+  );
+  core.record(host.threadId, [
+    {
+      type: 'permission.rejected',
+      data: {
+        runId: null,
+        subagentId: null,
+        toolName: typeof request.toolName === 'string' ? request.toolName : '',
+        toolUseId: typeof request.toolUseID === 'string' ? request.toolUseID : '',
+        generation: session.generation,
+        condition: 'malformed_request',
+        message,
+      },
+    },
+  ]);
+  return { behavior: 'deny', message };
+}
+
 export async function gatePermission(
   core: SupervisorCore,
   host: GateHost,
@@ -100,6 +133,8 @@ export async function gatePermission(
   context: Context,
 ): Promise<PermissionResult> {
   const { signal, agentID, toolUseID, requestId } = context;
+  const problem = permissionRequestProblem(toolName, input, toolUseID);
+  if (problem !== undefined) return rejectMalformed(core, host, session, { toolName, toolUseID, problem });
   let owner = ownerOf(session, agentID);
   // A request and the frames before it (the turn's init, the task_started) travel different paths: the
   // control channel dispatches at once, messages queue for our reader. If the owner is not known yet,

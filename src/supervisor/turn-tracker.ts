@@ -28,6 +28,10 @@ export class TurnTracker {
   readonly #toolUseOwners = new Map<string, string>();
   #current: { runId: string; cli: boolean } | undefined;
   #lastRunId: string | undefined;
+  /** Host messages whose run a malformed result ended: their real result, if one comes, is stale. */
+  readonly #failedUuids = new Set<string>();
+  /** A malformed result ended the turn in progress; its real result may still come before the next init. */
+  #failedTurn = false;
 
   constructor(newId: () => string) {
     this.#newId = newId;
@@ -58,6 +62,8 @@ export class TurnTracker {
   onInit(userMessageUuids: readonly string[]): TurnStart {
     // A second init inside a turn (none seen on 2.1.328) changes nothing.
     if (this.#current !== undefined) return { startedHostRuns: [] };
+    // Turns run one at a time: once the next one starts, the failed one's result can no longer come.
+    this.#failedTurn = false;
     const matched = userMessageUuids
       .map((uuid) => this.#hostRuns.get(uuid))
       .filter((run) => run !== undefined);
@@ -74,6 +80,7 @@ export class TurnTracker {
   }
 
   onResult(userMessageUuids: readonly string[], originKind: string | undefined): TurnEnd {
+    if (this.#isStale(userMessageUuids)) return { ended: [] };
     const ended: TurnEnd['ended'] = [];
     for (const uuid of userMessageUuids) {
       const run = this.#hostRuns.get(uuid);
@@ -100,6 +107,46 @@ export class TurnTracker {
     this.#lastRunId = ended.at(-1)?.runId ?? this.#lastRunId;
     this.#current = undefined;
     return { ended };
+  }
+
+  /**
+   * A result the supervisor cannot read ended the turn: the runs it names, else the turn in progress, end
+   * (never a run still waiting for its turn), so nothing waits forever for a result that may never come.
+   * If the CLI then sends a real result for that turn, it is ignored rather than given to another run.
+   */
+  onMalformedResult(userMessageUuids: readonly string[]): TurnEnd {
+    const ended: TurnEnd['ended'] = [];
+    for (const uuid of userMessageUuids) {
+      const run = this.#hostRuns.get(uuid);
+      if (run === undefined) continue;
+      this.#hostRuns.delete(uuid);
+      this.#failedUuids.add(uuid);
+      ended.push({ runId: run.runId, created: false });
+    }
+    const current = this.#current;
+    if (current !== undefined && ended.length === 0) {
+      for (const [uuid, run] of this.#hostRuns) if (run.runId === current.runId) this.#failedUuids.add(uuid);
+      if (!current.cli) this.#forgetHostRun(current.runId);
+      ended.push({ runId: current.runId, created: false });
+    }
+    if (current !== undefined) this.#failedTurn = true;
+    this.#lastRunId = ended.at(-1)?.runId ?? this.#lastRunId;
+    this.#current = undefined;
+    return { ended };
+  }
+
+  /** The real result of a turn a malformed result already ended. */
+  #isStale(userMessageUuids: readonly string[]): boolean {
+    if (userMessageUuids.length > 0 && userMessageUuids.every((uuid) => this.#failedUuids.has(uuid))) {
+      for (const uuid of userMessageUuids) this.#failedUuids.delete(uuid);
+      this.#failedTurn = false;
+      return true;
+    }
+    if (this.#failedTurn && this.#current === undefined && userMessageUuids.length === 0) {
+      this.#failedTurn = false;
+      return true;
+    }
+    return false;
   }
 
   /** Tool calls of the root agent, so that a task started by one of them is owned by its run. */

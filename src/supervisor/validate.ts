@@ -71,3 +71,19 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
     throw new ValidationError('interrupt goes with a deny only', 'interrupt');
   return { behavior, message: message ?? null, interrupt: interrupt ?? false };
 }
+
+/**
+ * What is wrong with a permission request handed to the supervisor, or undefined when it can be decided:
+ * it needs a tool name, an input object and the tool call's id to become an approval anyone can read and
+ * to answer the right call. Warden's query() already refuses such requests; this guards any other query.
+ */
+export function permissionRequestProblem(
+  toolName: unknown,
+  input: unknown,
+  toolUseID: unknown,
+): string | undefined {
+  if (typeof toolName !== 'string' || toolName === '') return 'tool_name is not a non-empty string';
+  if (!isRecord(input)) return 'input is not an object';
+  if (typeof toolUseID !== 'string' || toolUseID === '') return 'tool_use_id is not a non-empty string';
+  return undefined;
+}

@@ -51,7 +51,10 @@ export function tappedFrames(log: string): Record<string, unknown>[] {
 export async function openSecuritySession(
   t: TestContext,
   script: MockScript,
-  setup: { claudePath?: (scratch: Scratch) => string; env?: Record<string, string> } = {},
+  setup: {
+    claudePath?: (scratch: Scratch) => string;
+    env?: (scratch: Scratch) => Record<string, string>;
+  } = {},
 ): Promise<SecuritySession> {
   const scratch = createScratch('warden-sec-');
   const started: { sup?: Supervisor; close?: () => Promise<void> } = {};
@@ -74,7 +77,7 @@ export async function openSecuritySession(
       mockUrl: mock.url,
       home: scratch.home,
       tmpdir: scratch.tmpdir,
-      ...(setup.env === undefined ? {} : { extra: setup.env }),
+      ...(setup.env === undefined ? {} : { extra: setup.env(scratch) }),
     }),
     onWarning: (warning) => warnings.push(warning),
   };
