@@ -22,6 +22,7 @@ import { query } from '../../src/index.js';
 import type { CliLaunch } from '../../src/transport/cli-transport.js';
 import { DetachedTransport, spoolOffsetOf } from '../../src/transport/detached-transport.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
+import { signalGroup } from '../../src/transport/process-tree.js';
 import { assertNoProcesses, within } from '../integration/transport-helpers.js';
 import { STREAM_JSON_ARGS } from './helpers/cli-process.js';
 
@@ -53,6 +54,7 @@ test('a detached CLI keeps its permission request for the next host, which answe
       .build(),
   });
   const marker = randomUUID();
+  let pid: number | undefined;
   try {
     const child = await spawnDetached({
       command: pinnedClaudePath(),
@@ -62,6 +64,7 @@ test('a detached CLI keeps its permission request for the next host, which answe
       marker,
       dir: join(root, 'cli'),
     });
+    pid = child.pid;
     const identity = { pid: child.pid, startTicks: child.startTicks };
 
     // The first host.
@@ -117,6 +120,8 @@ test('a detached CLI keeps its permission request for the next host, which answe
     assert.equal(existsSync(child.paths.dir), false, 'no pipe or spool is left');
     await assertNoProcesses([child.pid], { deadNow: false });
   } finally {
+    // A failed assertion must not leave a detached CLI running: it would outlive the test run.
+    if (pid !== undefined) signalGroup(pid, 'SIGKILL');
     await mock.close();
     scratch.cleanup();
   }
@@ -136,8 +141,8 @@ test(
     });
     const marker = randomUUID();
     const dir = join(root, 'query-cli');
+    let spawned: Awaited<ReturnType<typeof spawnDetached>> | undefined;
     try {
-      let spawned: Awaited<ReturnType<typeof spawnDetached>> | undefined;
       const spawnHere = async (launch: CliLaunch): Promise<DetachedTransport> => {
         spawned = await spawnDetached({ ...launch, cwd: launch.cwd, marker, dir });
         return new DetachedTransport({
@@ -207,6 +212,8 @@ test(
       assert.equal(existsSync(dir), false, 'closing ended the CLI and removed its files');
       await assertNoProcesses([cli.pid], { deadNow: false });
     } finally {
+      // A failed assertion must not leave a detached CLI running: it would outlive the test run.
+      if (spawned !== undefined) signalGroup(spawned.pid, 'SIGKILL');
       await mock.close();
       scratch.cleanup();
     }
