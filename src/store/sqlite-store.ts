@@ -10,6 +10,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { StoreError, WardenError } from '../protocol/errors.js';
 import { EVENT_TYPES, type EventDraft, type StoredEvent } from './event-types.js';
 import { migrate } from './migrations.js';
+import { createPrivateFile } from './private-dir.js';
 import { Projector } from './projector.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 import {
@@ -36,7 +37,11 @@ export class SqliteStore implements Store {
     if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty string');
     let db: BetterSqlite3.Database | undefined;
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      if (path !== ':memory:') {
+        // Private from byte one: SQLite gives the -wal and -shm files the database file's mode.
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        createPrivateFile(path);
+      }
       db = new Database(path);
       // One writer per database: a second host would "recover" (expire) the first one's live approvals.
       // The exclusive lock is taken now and held until close; the OS drops it if the host dies.

@@ -1,10 +1,9 @@
 // The Supervisor: threads → runs → subagents → approvals over the CLI, with policies, an append-only
 // event log and projections in SQLite. The public surface is here; the work is done by ThreadRuntime
 // (one live CLI process per thread), LiveSession (what its frames mean) and the permission gate.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ConflictError, NotFoundError, ValidationError } from '../protocol/errors.js';
+import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
 import { stopLeftoverProcesses } from './leftover-processes.js';
@@ -15,6 +14,7 @@ import type {
   ThreadMode,
   ThreadRecord,
 } from '../store/records.js';
+import { describeFix, securePrivateDir } from '../store/private-dir.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { SupervisorCore } from './core.js';
@@ -62,7 +62,8 @@ export class Supervisor {
     if (query !== undefined && typeof query !== 'function')
       throw new TypeError('options.query must be a function');
     return attempt(async () => {
-      mkdirSync(dataDir, { recursive: true });
+      // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
+      for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
       const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
       try {
         // First the processes a crashed host left (the store holds the lock, so no live host owns them).
