@@ -1,12 +1,58 @@
 // @ts-check
-// The three answers to an approval, as real buttons and a form: approve once, always allow (the CLI
-// remembers the rule for the session), and deny with an optional message the model will read.
+// The three answers to an approval, as real buttons and a form: approve once, always allow (with the
+// exact rules that adds, for this CLI session only), and deny with an optional message the model will
+// read. Every answer names its approval and goes through answer(), which sends it only when the element
+// that shows the approval (marked data-answers-for) has been on screen and in place for a moment.
 
+import { arming } from './arming.js';
 import { decideApproval } from './decide.js';
 import { h } from './dom.js';
+import { toast } from './toast.js';
+import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
-/** @import { ApprovalRecord } from './types.js' */
+/** @import { ApprovalRecord, Decision } from './types.js' */
+
+/**
+ * Makes `holder` the element that shows approval `approvalId` and takes its answers.
+ * @param {HTMLElement} holder
+ * @param {string} approvalId
+ */
+export function offerAnswers(holder, approvalId) {
+  holder.dataset.answersFor = approvalId;
+  arming.watch(holder);
+  return holder;
+}
+
+/**
+ * Sends `decision` for `approvalId`, given through `from` (a control inside the element showing it), if it
+ * counts: the element must show that very approval and have been seen (see arming.js).
+ * @param {State} state
+ * @param {string} approvalId
+ * @param {Element} from
+ * @param {Decision} decision
+ * @returns {boolean} whether it was sent
+ */
+export function answer(state, approvalId, from, decision) {
+  const holder = from.closest('[data-answers-for]');
+  if (!(holder instanceof HTMLElement) || holder.dataset.answersFor !== approvalId) return false;
+  if (!arming.allows(holder)) {
+    toast('Not sent: this approval had only just appeared or moved. Look at it, then answer again.', 'warn');
+    return false;
+  }
+  void decideApproval(state, approvalId, decision);
+  return true;
+}
+
+/**
+ * The rules "Always allow" would add, as the server says; none means the button is not offered.
+ * @param {ApprovalRecord} approval
+ * @returns {string[]}
+ */
+export function alwaysAllowRules(approval) {
+  const rules = approval.alwaysAllowRules;
+  return Array.isArray(rules) ? rules.filter((rule) => typeof rule === 'string' && rule !== '') : [];
+}
 
 /**
  * @param {State} state
@@ -24,14 +70,29 @@ export function approvalActions(state, approval, { shortcuts }) {
     placeholder: 'e.g. not outside the project',
   });
   const kbd = (/** @type {string} */ key) => (shortcuts ? h('kbd', { 'aria-hidden': 'true' }, key) : null);
+  /**
+   * A click answers only as a single click: the second click of a double-click lands on whatever slid
+   * under the pointer after the first one answered.
+   * @param {Decision} decision
+   * @returns {(event: Event) => void}
+   */
+  const onClick = (decision) => (event) => {
+    const button = /** @type {HTMLElement} */ (event.currentTarget);
+    if (event instanceof MouseEvent && event.detail > 1) return;
+    if (button.dataset.approvalId === approval.id) answer(state, approval.id, button, decision);
+  };
   const deny = h(
     'form',
     {
       class: 'deny',
+      'data-approval-id': approval.id,
       onsubmit: (event) => {
         event.preventDefault();
         const text = message.value.trim();
-        void decideApproval(state, approval.id, { behavior: 'deny', ...(text ? { message: text } : {}) });
+        answer(state, approval.id, /** @type {Element} */ (event.currentTarget), {
+          behavior: 'deny',
+          ...(text ? { message: text } : {}),
+        });
       },
     },
     h('label', { for: id }, 'Reason for denying (the agent reads it)'),
@@ -39,9 +100,11 @@ export function approvalActions(state, approval, { shortcuts }) {
       'div',
       { class: 'deny-row' },
       message,
-      h('button', { type: 'submit', class: 'danger' }, 'Deny ', kbd('d')),
+      h('button', { type: 'submit', class: 'danger', 'data-approval-id': approval.id }, 'Deny ', kbd('d')),
     ),
   );
+  const rules = alwaysAllowRules(approval);
+  const rulesId = `always-rules-${approval.id}`;
   return h(
     'div',
     { class: 'actions' },
@@ -53,23 +116,35 @@ export function approvalActions(state, approval, { shortcuts }) {
         {
           type: 'button',
           class: 'primary approve',
-          onclick: () => void decideApproval(state, approval.id, { behavior: 'allow' }),
+          'data-approval-id': approval.id,
+          onclick: onClick({ behavior: 'allow' }),
         },
         'Approve once ',
         kbd('a'),
       ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'always',
-          title: 'Allow this and similar calls for the rest of the session',
-          onclick: () => void decideApproval(state, approval.id, { behavior: 'allow_always' }),
-        },
-        'Always allow ',
-        kbd('A'),
-      ),
+      rules.length > 0
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'always',
+              'data-approval-id': approval.id,
+              'aria-describedby': rulesId,
+              onclick: onClick({ behavior: 'allow_always' }),
+            },
+            'Always allow ',
+            kbd('A'),
+          )
+        : null,
     ),
+    rules.length > 0
+      ? h(
+          'p',
+          { class: 'always-rules', id: rulesId },
+          'Always allow in this session: ',
+          rules.map((rule, i) => [i > 0 ? ', ' : null, h('code', {}, visibleText(rule))]),
+        )
+      : null,
     deny,
   );
 }

@@ -3,13 +3,14 @@
 // approval id between renders, so a deny message being typed survives the live updates around it;
 // only the parts that change (run and subagent state) are redrawn.
 
-import { approvalActions } from './approval-actions.js';
+import { answer, approvalActions, offerAnswers } from './approval-actions.js';
 import { h, replace } from './dom.js';
 import { folderName, runStateLabel, triggerLabel } from './format.js';
-import { preview, title } from './preview.js';
+import { preview, titleLine } from './preview.js';
+import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
-/** @import { ApprovalItem } from './types.js' */
+/** @import { ApprovalItem, Decision } from './types.js' */
 
 export class InboxView {
   /** @type {Map<string, { card: HTMLElement, context: HTMLElement }>} */ #cards = new Map();
@@ -99,16 +100,28 @@ export class InboxView {
     return this.selectedId === undefined ? undefined : this.state.approvals.get(this.selectedId);
   }
 
-  /** The selected card's element, for shortcuts that press its buttons. */
+  /** The selected card's element, for shortcuts that reach into it. */
   selectedCard() {
     return this.selectedId === undefined ? undefined : this.#cards.get(this.selectedId)?.card;
+  }
+
+  /**
+   * Answers from the keyboard. `approvalId` is the card that was selected when the key went down; the
+   * answer is sent only if that card is still the selected one and has been seen (see arming.js).
+   * @param {string} approvalId
+   * @param {Decision} decision
+   */
+  answerSelected(approvalId, decision) {
+    const card = this.#cards.get(approvalId)?.card;
+    if (card === undefined || this.selectedId !== approvalId) return false;
+    if (decision.behavior === 'allow_always' && card.querySelector('button.always') === null) return false;
+    return answer(this.state, approvalId, card, decision);
   }
 
   /** @param {ApprovalItem} approval */
   #card(approval) {
     const context = h('p', { class: 'context' });
     const titleId = `approval-title-${approval.id}`;
-    const line = title(approval.toolName, approval.input);
     const card = h(
       'li',
       {
@@ -125,19 +138,12 @@ export class InboxView {
       h(
         'div',
         { class: 'card-head' },
+        // The tool and what it acts on — never the agent's own description of the call.
         h(
           'h2',
           { id: titleId, class: 'title' },
-          h('span', { class: 'tool' }, approval.toolName),
-          line
-            ? h(
-                'span',
-                {
-                  class: `summary${approval.toolName === 'Bash' && approval.input.description ? ' prose' : ''}`,
-                },
-                line,
-              )
-            : null,
+          h('span', { class: 'tool' }, visibleText(approval.toolName)),
+          titleLine(approval.toolName, approval.input),
         ),
         h(
           'span',
@@ -156,7 +162,7 @@ export class InboxView {
         : null,
       approvalActions(this.state, approval, { shortcuts: true }),
     );
-    return { card, context };
+    return { card: offerAnswers(card, approval.id), context };
   }
 
   /**
@@ -185,7 +191,13 @@ export class InboxView {
             h(
               'span',
               { class: 'subagent-tag' },
-              `subagent: ${subagent?.description ?? approval.subagentDescription ?? approval.subagentId}`,
+              'subagent: ',
+              // Its name is the agent's own words: quoted, with anything invisible shown.
+              h(
+                'q',
+                {},
+                visibleText(subagent?.description ?? approval.subagentDescription ?? approval.subagentId),
+              ),
               subagent && subagent.status !== 'running' ? ` (${subagent.status})` : '',
             ),
           ]

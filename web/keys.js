@@ -1,7 +1,8 @@
 // @ts-check
-// Keyboard shortcuts. Letters act on the inbox's selected approval by pressing that card's own buttons,
-// so the keyboard and the mouse take the same path. Nothing fires while the user types in a field,
-// except Escape, which leaves the field.
+// Keyboard shortcuts. The answer keys name the approval selected when the key went down and go through
+// the same check as a click (the card must have been seen: see arming.js). A held key answers once: its
+// repeats are ignored. Nothing fires while the user types in a field, except Escape, which leaves the
+// field.
 
 /** @import { InboxView } from './inbox.js' */
 
@@ -9,7 +10,7 @@
 export const SHORTCUTS = [
   ['j / k', 'next / previous approval'],
   ['a', 'approve the selected approval once'],
-  ['A', 'always allow (the rule is kept for the session)'],
+  ['A', 'always allow: adds the rules the card lists, for this CLI session only'],
   ['d', 'deny: type a reason, Enter sends'],
   ['o', 'open the selected approval’s thread'],
   ['i', 'go to the inbox'],
@@ -38,9 +39,12 @@ export function installShortcuts({ inbox, go, help }) {
     if (help.open && event.key !== '?') return;
     const view = inbox();
     const card = view?.selectedCard();
-    /** @param {string} selector */
-    const press = (selector) =>
-      card?.querySelector(selector)?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const selectedId = view?.selectedId;
+    // A held key repeats; only the press itself may act (an answer, or moving the cursor into a field).
+    if (event.repeat && ['a', 'A', 'd'].includes(event.key)) {
+      event.preventDefault();
+      return;
+    }
     switch (event.key) {
       case '?':
         if (help.open) help.close();
@@ -53,10 +57,10 @@ export function installShortcuts({ inbox, go, help }) {
         view?.move(-1);
         break;
       case 'a':
-        press('button.approve');
+        if (selectedId !== undefined) view?.answerSelected(selectedId, { behavior: 'allow' });
         break;
       case 'A':
-        press('button.always');
+        if (selectedId !== undefined) view?.answerSelected(selectedId, { behavior: 'allow_always' });
         break;
       case 'd': {
         const field = card?.querySelector('input.deny-message');

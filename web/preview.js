@@ -1,12 +1,17 @@
 // @ts-check
 // What a tool call would do, in a form a person can judge at a glance: the command for Bash, the path for
-// file tools, a diff for edits. Unknown tools show their input as JSON. Everything is text nodes.
+// file tools, a diff for edits. Unknown tools show their input as JSON. Everything is text nodes, and
+// what the agent wrote is shown as it is: invisible and control characters as markers (visible-text.js),
+// the number of lines and any cut said before the text, never after it. Text the agent wrote *about* the
+// call (a Bash description, a subagent's description) never stands where the command does: it comes
+// after it, labelled as the agent's claim.
 
 import { lineDiff } from './diff.js';
 import { h } from './dom.js';
-import { clip } from './format.js';
+import { lineCount, visibleText } from './visible-text.js';
 
 const MAX_TEXT = 4000;
+const MAX_TITLE = 200;
 
 /**
  * @param {unknown} value
@@ -17,7 +22,8 @@ function str(value) {
 }
 
 /**
- * A one-line summary (for lists and the timeline's collapsed calls).
+ * The argument a person decides on, as plain text (for lists, the timeline's collapsed calls and a card's
+ * heading). Never the agent's description of the call: for Agent and Task that is the subagent's type.
  * @param {string} toolName
  * @param {Record<string, unknown>} input
  * @returns {string}
@@ -41,22 +47,28 @@ export function summary(toolName, input) {
       return str(input.query);
     case 'Agent':
     case 'Task':
-      return str(input.description);
+      return str(input.subagent_type);
     default:
       return '';
   }
 }
 
 /**
- * A card's heading: for Bash the agent's own description of the command ("Create notes.txt") when it
- * gave one — the command itself is in the preview right below.
+ * A heading's or a list's one line: the summary's first line, markers for anything invisible, blank lines
+ * and space runs folded, cut at MAX_TITLE; and how many lines there are when there is more than one.
  * @param {string} toolName
  * @param {Record<string, unknown>} input
- * @returns {string}
  */
-export function title(toolName, input) {
-  if (toolName === 'Bash') return str(input.description) || (str(input.command).split('\n')[0] ?? '');
-  return summary(toolName, input);
+export function titleLine(toolName, input) {
+  const text = summary(toolName, input);
+  if (text === '') return null;
+  const lines = lineCount(text);
+  const first = text.replace(/^\s*\n/, '').split('\n')[0] ?? '';
+  const cut = first.length > MAX_TITLE ? `${first.slice(0, MAX_TITLE)}…` : first;
+  return [
+    h('span', { class: 'summary' }, visibleText(cut, { fold: true })),
+    lines > 1 ? h('span', { class: 'line-count' }, ` (${lines} lines)`) : null,
+  ];
 }
 
 /**
@@ -69,7 +81,12 @@ export function title(toolName, input) {
 export function preview(toolName, input) {
   switch (toolName) {
     case 'Bash':
-      return h('div', { class: 'preview' }, code(str(input.command), 'code command'));
+      return h(
+        'div',
+        { class: 'preview' },
+        code(str(input.command), 'code command', { fold: true }),
+        claim('The agent describes it as', input.description),
+      );
     case 'Read': {
       const range = rangeNote(input);
       return h('div', { class: 'preview' }, range ? note(range) : null);
@@ -97,17 +114,53 @@ export function preview(toolName, input) {
         edits.map((edit) => diffView(str(edit?.old_string), str(edit?.new_string))),
       );
     }
+    case 'Agent':
+    case 'Task':
+      return h(
+        'div',
+        { class: 'preview' },
+        note('the subagent is told:'),
+        code(str(input.prompt), 'code'),
+        claim('The agent names it', input.description),
+      );
     default:
       return h('div', { class: 'preview' }, code(JSON.stringify(input, null, 2), 'code json'));
   }
 }
 
 /**
+ * Agent-written text about the call, after the call and labelled as what it is.
+ * @param {string} label
+ * @param {unknown} text
+ */
+function claim(label, text) {
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  return h(
+    'p',
+    { class: 'agent-claim' },
+    `${label} (its own words, not checked): `,
+    h('q', {}, visibleText(text.length > MAX_TITLE ? `${text.slice(0, MAX_TITLE)}…` : text, { fold: true })),
+  );
+}
+
+/**
+ * A block of agent text: first what the reader must know about it (how many lines, whether it is cut),
+ * then the text with its invisible characters shown.
  * @param {string} text
  * @param {string} className
+ * @param {{ fold?: boolean }} [options]
  */
-function code(text, className) {
-  return h('pre', { class: className }, h('code', {}, clip(text, MAX_TEXT)));
+function code(text, className, options) {
+  const lines = lineCount(text);
+  const cut = text.length > MAX_TEXT;
+  const facts = [
+    lines > 1 ? `${lines} lines` : null,
+    cut ? `truncated — ${MAX_TEXT} of ${text.length} characters shown` : null,
+  ].filter(Boolean);
+  return [
+    facts.length > 0 ? h('p', { class: `text-facts${cut ? ' cut' : ''}` }, facts.join(' · ')) : null,
+    h('pre', { class: className }, h('code', {}, visibleText(cut ? text.slice(0, MAX_TEXT) : text, options))),
+  ];
 }
 
 /** @param {string} text */
@@ -128,17 +181,29 @@ function rangeNote(input) {
  * @param {string} after
  */
 function diffView(before, after) {
-  const rows = lineDiff(clip(before, MAX_TEXT), clip(after, MAX_TEXT));
-  return h(
-    'pre',
-    { class: 'code diff', 'aria-label': 'Proposed change' },
-    rows.map((row) =>
-      h(
-        'span',
-        { class: row.op === '+' ? 'add' : row.op === '-' ? 'del' : 'ctx' },
-        // The sign is part of the text so the change reads right without colour, too.
-        `${row.op} ${row.text}\n`,
+  const cut = before.length > MAX_TEXT || after.length > MAX_TEXT;
+  const rows = lineDiff(before.slice(0, MAX_TEXT), after.slice(0, MAX_TEXT));
+  return [
+    cut
+      ? h(
+          'p',
+          { class: 'text-facts cut' },
+          `truncated — the first ${MAX_TEXT} characters of each side shown (${before.length} → ${after.length})`,
+        )
+      : null,
+    h(
+      'pre',
+      { class: 'code diff', 'aria-label': 'Proposed change' },
+      rows.map((row) =>
+        h(
+          'span',
+          { class: row.op === '+' ? 'add' : row.op === '-' ? 'del' : 'ctx' },
+          // The sign is part of the text so the change reads right without colour, too.
+          `${row.op} `,
+          visibleText(row.text),
+          '\n',
+        ),
       ),
     ),
-  );
+  ];
 }

@@ -230,6 +230,7 @@ export class State {
           toolUseId: data.toolUseId,
           blockedPath: data.blockedPath ?? null,
           decisionReason: data.decisionReason ?? null,
+          alwaysAllowRules: Array.isArray(data.alwaysAllowRules) ? data.alwaysAllowRules : [],
           status: 'pending',
           reason: null,
           createdAt: at,

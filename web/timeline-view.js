@@ -2,10 +2,10 @@
 // Draws the timeline items. Each item's element is kept while the item is unchanged, so a deny message
 // being typed under a pending tool call, or an opened result, survives the live updates around it.
 
-import { approvalActions } from './approval-actions.js';
+import { approvalActions, offerAnswers } from './approval-actions.js';
 import { h } from './dom.js';
 import { clip, clock, triggerLabel } from './format.js';
-import { preview, summary } from './preview.js';
+import { preview, titleLine } from './preview.js';
 
 /** @import { State } from './state.js' */
 /** @import { TimelineItem, ToolItem, Permission } from './timeline.js' */
@@ -142,7 +142,6 @@ export class TimelineView {
 
   /** @param {ToolItem} item */
   #tool(item) {
-    const line = summary(item.toolName, item.input);
     const pendingApproval = this.#answerable(item);
     return h(
       'li',
@@ -152,15 +151,18 @@ export class TimelineView {
         { class: 'tool-head' },
         item.agentId ? h('span', { class: 'who' }, `${this.#agentName(item.agentId)} · `) : null,
         h('span', { class: 'tool' }, item.toolName || 'tool'),
-        line ? h('code', { class: 'summary' }, line) : null,
+        titleLine(item.toolName, item.input),
         item.permission ? permissionBadge(item.permission) : null,
       ),
       pendingApproval !== undefined
-        ? h(
-            'div',
-            { class: 'pending-approval' },
-            preview(item.toolName, item.input),
-            approvalActions(this.state, pendingApproval, { shortcuts: false }),
+        ? offerAnswers(
+            h(
+              'div',
+              { class: 'pending-approval' },
+              preview(item.toolName, item.input),
+              approvalActions(this.state, pendingApproval, { shortcuts: false }),
+            ),
+            pendingApproval.id,
           )
         : null,
       item.result

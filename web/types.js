@@ -56,6 +56,8 @@
  * @property {'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired'} status
  * @property {string | null} reason
  * @property {string} createdAt
+ * @property {string[]} [alwaysAllowRules] the exact rules "Always allow" adds, for this CLI session only;
+ *   empty or missing when it adds none (then it is not offered)
  */
 
 /**

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { whenActionable } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
@@ -49,6 +50,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
     await page.keyboard.press('j');
     await page.locator('.approval.selected', { hasText: 'touch second.txt' }).waitFor();
     await screenshot('keyboard-inbox');
+    await whenActionable(page.locator('.approval.selected'));
     await page.keyboard.press('a');
     await page.locator('.approval', { hasText: 'touch second.txt' }).waitFor({ state: 'detached' });
     await runEnded(warden, second.threadId);
@@ -59,6 +61,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
     await page.locator('.approval.selected', { hasText: 'touch first.txt' }).waitFor();
     await page.keyboard.press('d');
     await page.keyboard.type('not this one');
+    await whenActionable(page.locator('.approval.selected'));
     await page.keyboard.press('Enter');
     await page.getByText('Nothing is waiting for you.').waitFor();
     await runEnded(warden, first.threadId);
