@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 
-import { ProtocolError } from '../../src/protocol/errors.js';
+import { ProtocolError, type WardenError } from '../../src/protocol/errors.js';
 import { createPermissionHandler } from '../../src/session/permission-handler.js';
-import type { WardenError } from '../../src/supervisor/index.js';
 import { pinnedClaudePath, scenario } from '../../src/testing/index.js';
 import { allEvents, waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
