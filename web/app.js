@@ -124,7 +124,7 @@ function showStartError(error) {
         ? h(
             'p',
             {},
-            'Open the login link that the warden command printed when it started (it ends in /login?token=…).',
+            'Open a login link: the one the warden command printed when it started, or a new one from “warden login”.',
           )
         : h(
             'p',

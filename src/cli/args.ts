@@ -17,11 +17,13 @@ Commands:
   serve          Start the HTTP/WebSocket API and the web UI; prints the login link
       --port N           default 4390
       --host HOST        default 127.0.0.1; any other value exposes the server to that network
+  login          Print a new single-use login link for the running server (valid 15 minutes)
+      --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   demo           Start a scripted demo (no API key needed): a background subagent asks for permission
       --port N, --host HOST   as for serve (default port: any free one)
 
 Common options:
-  --data-dir DIR   where threads, events and the server token live
+  --data-dir DIR   where threads, events and the server token live (kept private: 0700, files 0600)
                    (default: $WARDEN_DATA_DIR, else $XDG_DATA_HOME/warden, else ~/.local/share/warden)
   --claude PATH    the Claude Code executable (default: $CLAUDE_CODE_EXECUTABLE, claude on PATH, or the
                    installed @anthropic-ai/claude-agent-sdk binary)
@@ -48,7 +50,8 @@ export type Command =
       claude?: string;
     }
   | ({ name: 'serve' } & ServerFlags)
-  | ({ name: 'demo' } & ServerFlags);
+  | ({ name: 'demo' } & ServerFlags)
+  | ({ name: 'login' } & ServerFlags);
 
 interface ServerFlags {
   port?: number;
@@ -75,6 +78,7 @@ const OPTIONS = {
 const ALLOWED: Record<string, readonly string[]> = {
   run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
   serve: ['port', 'host', 'data-dir', 'claude'],
+  login: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
 };
 
@@ -123,7 +127,8 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values.host === undefined ? {} : { host: values.host }),
     ...common,
   };
-  return name === 'serve' ? { name, ...flags } : { name: 'demo', ...flags };
+  if (name === 'serve' || name === 'login') return { name, ...flags };
+  return { name: 'demo', ...flags };
 }
 
 function parsePort(text: string): number {

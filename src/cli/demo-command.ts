@@ -16,7 +16,7 @@ import {
 import type { Command } from './args.js';
 import { DEMO_PROMPT, demoScenario } from './demo-scenario.js';
 import { removeScratch } from './scratch-cleanup.js';
-import { printBanner } from './serve-command.js';
+import { loginCommandFor, printBanner } from './serve-command.js';
 import { onShutdown } from './shutdown.js';
 import { describeTool } from './transcript.js';
 
@@ -47,7 +47,7 @@ export async function demoCommand(command: Extract<Command, { name: 'demo' }>): 
     const thread = await supervisor.createThread({ cwd: scratch.cwd, mode: 'supervised' });
     const events = supervisor.events({ threadId: thread.id, signal: shutdown.signal });
     const run = await supervisor.send(thread.id, DEMO_PROMPT);
-    printBanner(server, dataDir, command.host);
+    printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host));
     process.stdout.write(
       `Demo thread ${thread.id}: an agent starts a background subagent, which then asks for permission.\n` +
         'Answer in the browser (the inbox), or with the API: see docs/server.md.\n\n',

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `warden` command: run an agent in the terminal, serve the API and web UI, or start the offline demo.
+// The `warden` command: run an agent in the terminal, serve the API and web UI, print a login link, or start
+// the offline demo.
 // See docs/cli.md. Exit codes: 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { packageVersion } from '../server/version.js';
 import { parseCommand, USAGE, UsageError, type Command } from './args.js';
@@ -28,6 +29,10 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'serve': {
         const { serveCommand } = await import('./serve-command.js');
         return await serveCommand(command);
+      }
+      case 'login': {
+        const { loginCommand } = await import('./login-command.js');
+        return loginCommand(command);
       }
       case 'demo': {
         const { demoCommand } = await import('./demo-command.js');

@@ -31,7 +31,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       port: command.port ?? DEFAULT_PORT,
       ...(command.host === undefined ? {} : { host: command.host }),
     });
-    printBanner(server, dataDir, command.host);
+    printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host));
     await shutdown.requested;
     process.stderr.write('\nwarden: shutting down…\n');
     return 0;
@@ -47,20 +47,35 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
 }
 
 export function printBanner(
-  server: { url: string; loginUrl: string; tokenPath: string },
+  server: { url: string; loginLink(): string; tokenPath: string },
   dataDir: string,
   host: string | undefined,
+  loginCommand?: string,
 ): void {
   const lines = [
     `Warden is running at ${server.url}`,
     '',
-    `Open this link once to sign in (it sets a cookie; keep it private):`,
-    `  ${server.loginUrl}`,
-    '',
-    `Data: ${dataDir} (token in ${server.tokenPath})`,
+    'Open this link in your browser within 15 minutes to sign in (it works once; keep it private):',
+    `  ${server.loginLink()}`,
   ];
+  if (loginCommand !== undefined) lines.push(`For a new link later: ${loginCommand}`);
+  lines.push('', `Data: ${dataDir} (API token in ${server.tokenPath})`);
   if (host !== undefined && host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
-    lines.push(`Listening on ${host}: anyone who can reach it and has the token controls your agents.`);
+    lines.push(
+      `Listening on ${host}: anyone who can reach it and has a login link or the token controls your agents.`,
+    );
   lines.push('Press Ctrl-C to stop.', '');
   process.stdout.write(lines.join('\n'));
+}
+
+/** The `warden login` command line that prints a link for this server. */
+export function loginCommandFor(dataDir: string, port: number, host: string | undefined): string {
+  const parts = ['warden login', '--data-dir', shellQuote(dataDir)];
+  if (port !== DEFAULT_PORT) parts.push('--port', String(port));
+  if (host !== undefined) parts.push('--host', shellQuote(host));
+  return parts.join(' ');
+}
+
+function shellQuote(text: string): string {
+  return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -186,6 +186,8 @@ export const WS_CLOSE = {
   /** The server is shutting down. */
   GOING_AWAY: 1001,
   INTERNAL_ERROR: 1011,
+  /** The browser session the socket was opened with has ended (logout, revoke-all, expiry). */
+  SESSION_ENDED: 4001,
   /** The client fell too far behind; the reason says `since=<seq>` to reconnect with. */
   TOO_SLOW: 4008,
 } as const;

@@ -1,26 +1,31 @@
-// The HTTP application: the guard in front of /api (Host, Origin on state changes, token), the routes, the
-// login link, and the static UI. Every error leaves as `{ error: { code, message } }` (http-error.ts).
+// The HTTP application: the guard in front of /api (Host, Origin on state changes, token or session), the
+// routes, the login page, and the static UI. Every error leaves as `{ error: { code, message } }`
+// (http-error.ts), and every response says `nosniff`.
 import { Hono } from 'hono';
 
 import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
 import { ApiError, errorReply } from './http-error.js';
+import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
 import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
+import { loginRoute, sessionRoutes } from './routes-session.js';
 import { threadRoutes } from './routes-threads.js';
+import type { SessionRegistry } from './sessions.js';
 import { PLACEHOLDER_PAGE, pageHeaders, readStaticFile } from './static-files.js';
 
 export interface AppDeps {
   supervisor: Supervisor;
   guard: RequestGuard;
+  sessions: SessionRegistry;
+  /** The API token: the key login tickets are checked with. */
+  token: string;
   webRoot: string;
   info: InfoResponse;
   onError: (error: unknown) => void;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** The login cookie lives as long as a browser session would reasonably stay signed in. */
-const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
 
 export function createApp(deps: AppDeps): Hono {
   const { guard } = deps;
@@ -30,10 +35,18 @@ export function createApp(deps: AppDeps): Hono {
     (name: string): string | undefined =>
       c.req.header(name);
 
+  // Errors included: no response may be sniffed into something its type does not say.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+  });
   app.onError((error, c) => {
     const reply = errorReply(error);
     if (reply.unexpected) deps.onError(error);
-    return c.json(reply.body, reply.status, { 'cache-control': 'no-store' });
+    return c.json(reply.body, reply.status, {
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   app.use('/api/*', async (c, next) => {
@@ -45,29 +58,30 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/api/info', (c) => c.json(deps.info));
   app.route('/api/threads', threadRoutes(deps));
   app.route('/api/approvals', approvalRoutes(deps));
+  app.route('/api', sessionRoutes(deps));
   app.all('/api/*', (c) => {
     throw new ApiError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`);
   });
 
-  // The login link: trade the token in the URL for an HttpOnly cookie, then leave the URL behind.
+  // The login page (served here, not from the web root, so it works without the UI installed): its
+  // script trades the ticket in the link's fragment for the session cookie (login-page.ts).
+  app.route('/login', loginRoute(deps));
   app.get('/login', (c) => {
     guard.checkHost(headerOf(c));
-    const token = c.req.query('token');
-    if (!guard.tokenMatches(token))
-      throw new ApiError(401, 'UNAUTHORIZED', 'The login link is missing the token or has a wrong one');
-    c.header(
-      'set-cookie',
-      `${guard.cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${COOKIE_MAX_AGE_S}`,
-    );
-    c.header('cache-control', 'no-store');
-    c.header('referrer-policy', 'no-referrer');
-    return c.redirect('/', 302);
+    return c.html(LOGIN_PAGE, 200, {
+      ...pageHeaders(safeHost(c.req.header('host'))),
+      'cache-control': 'no-store',
+    });
   });
+  app.get('/login.js', (c) =>
+    c.body(LOGIN_SCRIPT, 200, {
+      ...pageHeaders(safeHost(c.req.header('host'))),
+      'content-type': 'text/javascript; charset=utf-8',
+    }),
+  );
 
   app.get('*', async (c) => {
-    // The Host header goes into the CSP: only a plain host[:port] may.
-    const host = c.req.header('host') ?? '';
-    const headers = pageHeaders(/^[\w.:[\]-]+$/.test(host) ? host : 'localhost');
+    const headers = pageHeaders(safeHost(c.req.header('host')));
     const file = await readStaticFile(deps.webRoot, c.req.path);
     if (file !== undefined)
       return c.body(new Uint8Array(file.body), 200, { ...headers, 'content-type': file.type });
@@ -80,4 +94,9 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   return app;
+}
+
+/** The Host header goes into the CSP: only a plain host[:port] may. */
+function safeHost(host: string | undefined): string {
+  return host !== undefined && /^[\w.:[\]-]+$/.test(host) ? host : 'localhost';
 }

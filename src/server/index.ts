@@ -1,6 +1,12 @@
 // warden/server: the HTTP + WebSocket API over a Supervisor, with token auth, and the static browser UI.
 // See docs/server.md.
-export { createServer, DEFAULT_HOST, type ServerOptions, type WardenServer } from './server.js';
+export { createServer, loginLink, DEFAULT_HOST, type ServerOptions, type WardenServer } from './server.js';
 export { TOKEN_FILE } from './token.js';
+export {
+  SessionRegistry,
+  DEFAULT_SESSION_LIFETIME_MS,
+  DEFAULT_TICKET_TTL_MS,
+  type SessionOptions,
+} from './sessions.js';
 export { DEFAULT_STREAM_LIMITS, type StreamLimits } from './ws-stream.js';
 export * from './api-schema.js';

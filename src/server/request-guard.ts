@@ -4,15 +4,20 @@
 // - Origin: a browser request that changes state, and every WebSocket upgrade, comes from a page of this
 //   server (same host:port) — cookies ride along on cross-site requests, so the cookie alone proves
 //   nothing about who sent it;
-// - the token: `Authorization: Bearer <token>`, or the cookie the login link sets.
+// - credentials: `Authorization: Bearer <token>` (API clients), or the session cookie a browser gets from
+//   the login page (sessions.ts). The token itself is never accepted from a cookie.
 import { isIP } from 'node:net';
 import { hostname as osHostname } from 'node:os';
 
 import { ApiError } from './http-error.js';
+import type { Session, SessionRegistry } from './sessions.js';
 import { tokenMatches } from './token.js';
 
 /** Reads one request header (lower-case name); both Hono and node:http requests can provide it. */
 export type HeaderReader = (name: string) => string | undefined;
+
+/** Who a request is: the holder of the API token, or a browser session. */
+export type Caller = { via: 'token' } | { via: 'session'; session: Session };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
@@ -20,11 +25,13 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 export class RequestGuard {
   readonly #token: string;
   readonly #bindHost: string;
+  readonly #sessions: SessionRegistry;
   #port = 0;
 
-  constructor(token: string, bindHost: string) {
+  constructor(token: string, bindHost: string, sessions: SessionRegistry) {
     this.#token = token;
     this.#bindHost = bindHost.toLowerCase();
+    this.#sessions = sessions;
   }
 
   /** Set once the server listens (the port may have been chosen by the OS). */
@@ -34,7 +41,7 @@ export class RequestGuard {
 
   /** Cookies are not scoped by port: two servers on one machine must not overwrite each other's. */
   get cookieName(): string {
-    return `warden_token_${this.#port}`;
+    return `warden_session_${this.#port}`;
   }
 
   /** Throws 403 unless the Host header names this server. */
@@ -68,23 +75,27 @@ export class RequestGuard {
       throw new ApiError(403, 'FORBIDDEN', `Origin ${origin} may not use this server`);
   }
 
-  /** Throws 401 unless the Bearer header or the login cookie carries the token. */
-  checkToken(header: HeaderReader): void {
+  /** Throws 401 unless the Bearer header carries the token or the cookie names a live session. */
+  checkToken(header: HeaderReader): Caller {
     const auth = header('authorization');
     const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    if (tokenMatches(this.#token, bearer)) return;
-    if (tokenMatches(this.#token, readCookie(header('cookie'), this.cookieName))) return;
+    if (tokenMatches(this.#token, bearer)) return { via: 'token' };
+    const session = this.sessionOf(header);
+    if (session !== undefined) return { via: 'session', session };
     throw new ApiError(
       401,
       'UNAUTHORIZED',
-      auth === undefined
-        ? 'Missing credentials: send Authorization: Bearer <token>, or open the login link'
-        : 'Invalid token',
+      auth !== undefined
+        ? 'Invalid token'
+        : header('cookie')?.includes(`${this.cookieName}=`) === true
+          ? 'The session has ended (logged out, expired, or the server restarted): open a new login link'
+          : 'Missing credentials: send Authorization: Bearer <token>, or open a login link',
     );
   }
 
-  tokenMatches(candidate: string | undefined): boolean {
-    return tokenMatches(this.#token, candidate);
+  /** The live session the request's cookie names, if any. */
+  sessionOf(header: HeaderReader): Session | undefined {
+    return this.#sessions.lookup(readCookie(header('cookie'), this.cookieName));
   }
 
   #allows(name: string): boolean {

@@ -9,7 +9,9 @@ import { createAdaptorServer } from '@hono/node-server';
 
 import { THREAD_MODES, type Supervisor } from '../supervisor/index.js';
 import { createApp } from './app.js';
+import { mintLoginTicket } from './login-ticket.js';
 import { RequestGuard } from './request-guard.js';
+import { SessionRegistry } from './sessions.js';
 import { loadOrCreateToken } from './token.js';
 import { packageVersion } from './version.js';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './ws-stream.js';
@@ -32,13 +34,24 @@ export interface ServerOptions {
   /** WebSocket tuning: how far a client may fall behind, and the ping interval. */
   stream?: Partial<StreamLimits>;
   heartbeatMs?: number;
+  /**
+   * The browser sessions. Default: a registry of this server's own, so every session ends with it. Pass
+   * one to keep sessions across two server objects of one process (a restart of the server alone).
+   */
+  sessions?: SessionRegistry;
 }
 
 export interface WardenServer {
   /** `http://host:port` */
   readonly url: string;
-  /** Open this once in a browser: it sets the login cookie. Contains the token: treat it as a secret. */
-  readonly loginUrl: string;
+  /**
+   * A new login link, `<url>/login#<ticket>`: opened in a browser within 15 minutes, it signs that browser
+   * in once (a session cookie for 12 hours). It holds no token, but it is a secret until it has been used.
+   */
+  loginLink(): string;
+  /** The browser sessions: `revokeAll()` signs every browser out. */
+  readonly sessions: SessionRegistry;
+  /** The API token, for `Authorization: Bearer` (never a cookie). */
   readonly token: string;
   readonly tokenPath: string;
   /** The token file was created by this start (first start with this data directory). */
@@ -60,13 +73,18 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   if (typeof host !== 'string' || host === '') throw new TypeError('options.host must be a host name');
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new TypeError('options.port must be an integer from 0 to 65535');
+  if (options.sessions !== undefined && !(options.sessions instanceof SessionRegistry))
+    throw new TypeError('options.sessions must be a SessionRegistry');
   const onError = options.onError ?? ((error: unknown) => console.error('warden server:', error));
 
   const loaded = loadOrCreateToken(dataDir);
-  const guard = new RequestGuard(loaded.token, host);
+  const sessions = options.sessions ?? new SessionRegistry();
+  const guard = new RequestGuard(loaded.token, host, sessions);
   const app = createApp({
     supervisor,
     guard,
+    sessions,
+    token: loaded.token,
     webRoot: options.webRoot ?? fileURLToPath(new URL('../../web/', import.meta.url)),
     info: {
       version: packageVersion(),
@@ -80,6 +98,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   const sockets = attachWebSocket(server, {
     supervisor,
     guard,
+    sessions,
     limits: { ...DEFAULT_STREAM_LIMITS, ...options.stream },
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     onError,
@@ -103,7 +122,8 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   let closing: Promise<void> | undefined;
   return {
     url,
-    loginUrl: `${url}/login?token=${encodeURIComponent(loaded.token)}`,
+    loginLink: () => loginLink(url, loaded.token),
+    sessions,
     token: loaded.token,
     tokenPath: loaded.path,
     tokenCreated: loaded.created,
@@ -118,6 +138,11 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
       return closing;
     },
   };
+}
+
+/** A login link for the server at `url` whose token is `token` (what `warden login` prints too). */
+export function loginLink(url: string, token: string): string {
+  return `${url}/login#${mintLoginTicket(token)}`;
 }
 
 /** How the printed URL names the host: a wildcard bind is reached locally through 127.0.0.1. */

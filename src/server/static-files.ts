@@ -1,22 +1,23 @@
 // The browser UI: plain files from the web root (no build step), served without the token — they hold no
-// data; the page gets its data from the API with the cookie the login link set. Paths are confined to the
-// root, and every page is served with headers that keep it from being framed or leaking the login link.
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+// data; the page gets its data from the API with the session cookie the login page sets. Only what a page
+// loads is served: files at the top of the root with a page type (.html, .js, .css, icons), not dotfiles,
+// not configuration (tsconfig.json), not links leading out of the root. Every page is served with headers
+// that keep it from being framed or leaking where it came from.
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 
+/** The types a page loads, and the only ones served. */
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
 };
+
+/** One name at the top of the root: letters, digits, `_`, `-`, dots inside; never a leading dot. */
+const SERVED_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** Headers for every page and asset: no framing (clickjacking an Allow button), no inline script. */
 export function pageHeaders(host: string): Record<string, string> {
@@ -42,7 +43,7 @@ export interface StaticFile {
   type: string;
 }
 
-/** The file for a URL path, or undefined (missing, outside the root, not a file). */
+/** The file for a URL path, or undefined (missing, not on the allow-list, or leading out of the root). */
 export async function readStaticFile(webRoot: string, urlPath: string): Promise<StaticFile | undefined> {
   let decoded: string;
   try {
@@ -50,13 +51,15 @@ export async function readStaticFile(webRoot: string, urlPath: string): Promise<
   } catch {
     return undefined;
   }
-  if (decoded.includes('\0')) return undefined;
-  const root = resolve(webRoot);
-  let path = resolve(join(root, decoded));
-  if (path !== root && !path.startsWith(root + sep)) return undefined;
+  const name = decoded === '/' ? 'index.html' : decoded.slice(1);
+  if (!decoded.startsWith('/') || !SERVED_NAME.test(name)) return undefined;
+  const type = TYPES[extname(name).toLowerCase()];
+  if (type === undefined) return undefined;
   try {
-    if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
-    const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const root = await realpath(resolve(webRoot));
+    const path = await realpath(join(root, name));
+    // A link in the root may not lead anywhere else (its target must be a file of the root itself).
+    if (path !== join(root, name) || !(await stat(path)).isFile()) return undefined;
     return { body: await readFile(path), type };
   } catch {
     return undefined;

@@ -1,7 +1,6 @@
 // The server's access token: generated once per data directory, kept in a file only its owner can
-// read, and compared in constant time. Whoever has it (the login link, the Bearer header, the cookie the
-// link sets) can drive every agent of this server, so it never goes into logs or URLs the server makes
-// other than the login link it prints.
+// read, and compared in constant time. Whoever has it can drive every agent of this server (Bearer header)
+// and mint login links, so it never goes into a cookie, a URL, or a log.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +38,22 @@ export function loadOrCreateToken(dataDir: string): LoadedToken {
   if (!TOKEN_PATTERN.test(existing))
     throw new StoreError(`${path} does not hold a valid token; delete it to have a new one generated`);
   return { token: existing, path, created: false };
+}
+
+/** Reads the token of an existing data directory (for `warden login`); a StoreError when there is none. */
+export function readToken(dataDir: string): LoadedToken {
+  const path = join(dataDir, TOKEN_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new StoreError(`No server token at ${path}: has warden serve run with this data directory?`, {
+      cause: error,
+    });
+  }
+  const token = text.trim();
+  if (!TOKEN_PATTERN.test(token)) throw new StoreError(`${path} does not hold a valid token`);
+  return { token, path, created: false };
 }
 
 /** Constant-time comparison, so response timing does not leak how much of a guess was right. */

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 
 import type { ServerMessage, WardenServer } from '../../src/server/index.js';
 import { spawnWarden, startCommandSession } from './helpers/server-command.js';
+import { loginWithLink } from './helpers/server-login.js';
 import { connectSocket } from './helpers/server-session.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { waitForNoProcess } from './helpers/supervisor-session.js';
@@ -22,17 +23,17 @@ describe('warden demo', () => {
       if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
     });
     await demo.waitFor('stdout', /approval pending: Read: \/etc\/hostname/);
-    const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login\?token=\S+)/.exec(demo.stdout())?.[1];
+    const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(demo.stdout())?.[1];
     const dataDir = /^Data: (\S+)/m.exec(demo.stdout())?.[1];
     assert.ok(loginUrl !== undefined && dataDir !== undefined, demo.stdout());
     const demoRoot = join(dataDir, '..');
     assert.ok(demoRoot.startsWith(session.scratch.tmpdir), 'the demo keeps its files in TMPDIR');
     const url = new URL(loginUrl).origin;
 
-    // The login link, as a browser would follow it.
-    const login = await fetch(loginUrl, { redirect: 'manual' });
-    assert.equal(login.status, 302);
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    // The login link, as the browser's login page trades it.
+    const login = await loginWithLink(loginUrl);
+    assert.equal(login.status, 204);
+    const { cookie } = login;
     const api = async (path: string, body?: unknown) => {
       const response = await fetch(`${url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',

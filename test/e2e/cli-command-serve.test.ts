@@ -1,19 +1,22 @@
-// `warden serve`: prints the login link once, keeps the token in the data directory (0600) and reuses it,
+// `warden serve`: prints a single-use login link once (and `warden login` a fresh one), keeps the token in
+// the data directory (0600) and reuses it,
 // refuses the API without it, serves the UI, keeps the data directory to itself, and on Ctrl-C exits 0
 // and releases it.
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { spawnWarden, startCommandSession } from './helpers/server-command.js';
+import { loginWithLink } from './helpers/server-login.js';
 
 async function serveOnce(dataDir: string, env: Record<string, string>) {
   const serve = spawnWarden(['serve', '--port', '0', '--data-dir', dataDir], env);
   await serve.waitFor('stdout', /Press Ctrl-C to stop\./);
-  const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login\?token=(\S+))/.exec(serve.stdout());
-  assert.ok(loginUrl !== null, serve.stdout());
-  return { serve, loginUrl: loginUrl[1]!, token: loginUrl[2]!, url: new URL(loginUrl[1]!).origin };
+  const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(serve.stdout())?.[1];
+  assert.ok(loginUrl !== undefined, serve.stdout());
+  const token = readFileSync(join(dataDir, 'server-token'), 'utf8').trim();
+  return { serve, loginUrl, token, url: new URL(loginUrl).origin };
 }
 
 describe('warden serve', () => {
@@ -23,8 +26,22 @@ describe('warden serve', () => {
     t.after(() => {
       if (first.serve.child.exitCode === null) first.serve.child.kill('SIGKILL');
     });
-    assert.equal(first.serve.stdout().split('/login?token=').length, 2, 'the link is printed once');
+    assert.equal(first.serve.stdout().split('/login#').length, 2, 'the link is printed once');
+    assert.ok(!first.serve.stdout().includes(first.token), 'the token is never printed');
     assert.equal(statSync(join(session.dataDir, 'server-token')).mode & 0o777, 0o600);
+    const login = await loginWithLink(first.loginUrl);
+    assert.equal(login.status, 204);
+    const viaCookie = await fetch(`${first.url}/api/threads`, { headers: { cookie: login.cookie } });
+    assert.equal(viaCookie.status, 200);
+    assert.equal((await loginWithLink(first.loginUrl)).status, 401, 'the printed link works once');
+
+    // `warden login` prints a fresh link for the running server.
+    const port = new URL(first.url).port;
+    const again = spawnWarden(['login', '--data-dir', session.dataDir, '--port', port], session.env);
+    assert.deepEqual(await again.exited, { code: 0, signal: null }, again.stderr());
+    const fresh = again.stdout().trim();
+    assert.match(fresh, new RegExp(`^${first.url}/login#\\S+$`));
+    assert.equal((await loginWithLink(fresh)).status, 204);
     assert.equal((await fetch(`${first.url}/api/threads`)).status, 401);
     const authed = await fetch(`${first.url}/api/threads`, {
       headers: { authorization: `Bearer ${first.token}` },

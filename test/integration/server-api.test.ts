@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON responses are inspected loosely, as in the other tests */
-// The HTTP + WebSocket API against a real Supervisor on 127.0.0.1: authentication (token, login cookie,
+// The HTTP + WebSocket API against a real Supervisor on 127.0.0.1: authentication (token, session cookie,
 // token file), Origin and Host checks, body validation and limits, status codes, and the event stream's
 // replay. The approval tests drive the pinned real CLI with the mock model.
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 
 import { createServer, TOKEN_FILE, type ServerMessage } from '../../src/server/index.js';
 import { BACKGROUND_AGENT_PROMPT, backgroundSubagentScenario, scenario } from '../../src/testing/index.js';
+import { loginWithLink } from '../e2e/helpers/server-login.js';
 import { connectSocket, startServerSession } from '../e2e/helpers/server-session.js';
 
 const isEvent = (type: string) => (m: ServerMessage) => m.type === 'event' && m.event.type === type;
@@ -45,28 +46,29 @@ describe('server API: authentication', () => {
     assert.equal(again.tokenCreated, false);
   });
 
-  it('the login link sets an HttpOnly SameSite=Strict cookie that then authenticates', async (t) => {
+  it('the login link signs a browser in with an HttpOnly SameSite=Strict session cookie', async (t) => {
     const { server, api } = await startServerSession(t);
-    const login = await fetch(server.loginUrl, { redirect: 'manual' });
-    assert.equal(login.status, 302);
-    assert.equal(login.headers.get('location'), '/');
-    const cookie = login.headers.get('set-cookie') ?? '';
-    assert.match(cookie, /HttpOnly/);
-    assert.match(cookie, /SameSite=Strict/);
-    const pair = cookie.split(';')[0]!;
-    assert.equal(pair, `warden_token_${server.port}=${server.token}`);
+    const page = await fetch(`${server.url}/login`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await page.text(), /src="\/login\.js"/);
+    const login = await loginWithLink(server.loginLink());
+    assert.equal(login.status, 204);
+    assert.match(login.setCookie, /HttpOnly/);
+    assert.match(login.setCookie, /SameSite=Strict/);
+    assert.match(login.cookie, new RegExp(`^warden_session_${server.port}=`));
 
-    const withCookie = await api('/api/threads', { auth: false, headers: { cookie: pair } });
+    const withCookie = await api('/api/threads', { auth: false, headers: { cookie: login.cookie } });
     assert.equal(withCookie.status, 200);
     assert.deepEqual(withCookie.json.threads, []);
-    const socket = connectSocket(server, '?since=0', { auth: false, headers: { cookie: pair } });
+    const socket = connectSocket(server, '?since=0', { auth: false, headers: { cookie: login.cookie } });
     await socket.opened;
     assert.deepEqual(await socket.replay(), []);
     socket.close();
 
-    const badLogin = await fetch(`${server.url}/login?token=wrong`, { redirect: 'manual' });
+    const badLogin = await loginWithLink(server.loginLink(), 'wrong');
     assert.equal(badLogin.status, 401);
-    assert.equal(badLogin.headers.get('set-cookie'), null);
+    assert.equal(badLogin.setCookie, '');
   });
 
   it('refuses a WebSocket from a foreign Origin (403), and accepts its own', async (t) => {

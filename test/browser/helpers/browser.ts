@@ -1,5 +1,6 @@
 // Chromium for browser tests: Debian's build (no browser download), headless, a fresh profile in the
-// test's scratch directory, logged in through the server's login link. Screenshots are kept under
+// test's scratch directory, logged in through a login link of the server (the login page trades it for the
+// session cookie and moves on to the app). Screenshots are kept under
 // test-results/screenshots/ as artifacts.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -29,6 +30,8 @@ export async function openBrowser(
     mobile?: boolean;
     /** Runs before the page loads, e.g. to route its WebSocket. */
     setup?: (context: BrowserContext) => Promise<void>;
+    /** The login link to open (default: a fresh one). */
+    link?: string;
   } = {},
 ): Promise<Browser> {
   const profile = join(warden.scratch.dir, 'chromium-profile');
@@ -60,7 +63,7 @@ export async function openBrowser(
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => pageErrors.push(error));
   page.setDefaultTimeout(30_000);
-  await page.goto(warden.server.loginUrl);
+  await page.goto(options.link ?? warden.server.loginLink());
   await page.waitForSelector('#connection[data-state="live"]');
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createServer, type WardenServer } from '../../../src/server/index.js';
+import { createServer, SessionRegistry, type WardenServer } from '../../../src/server/index.js';
 import { Supervisor, type SupervisorEvent } from '../../../src/supervisor/index.js';
 import {
   createScratch,
@@ -30,7 +30,10 @@ export interface Warden {
   readonly dataDir: string;
   /** The current server; restartServer() replaces it. */
   server: WardenServer;
-  /** Closes the server (every WebSocket gets 1001) and starts a new one on the same port and token. */
+  /**
+   * Closes the server (every WebSocket gets 1001) and starts a new one on the same port and token, with
+   * the same browser sessions.
+   */
   restartServer(between?: () => Promise<void>): Promise<void>;
   /** Runs `fn` at teardown before the server and supervisor close (the browser goes first). */
   beforeClose(fn: () => Promise<void>): void;
@@ -71,11 +74,15 @@ export async function startWarden(
     env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
   });
   parts.supervisor = supervisor;
+  // One registry for every server object of this test: a restarted server keeps the browser signed in,
+  // as the page would be after a network blip (a restarted process would sign it out).
+  const sessions = new SessionRegistry();
   const serve = (port = 0) =>
     createServer({
       supervisor,
       dataDir,
       port,
+      sessions,
       webRoot: WEB_ROOT,
       defaultCwd: scratch.cwd,
       onError: () => {},

@@ -1,0 +1,27 @@
+// `warden login`: prints a new single-use login link for the server of a data directory. It needs no
+// connection to the server: a link is a ticket minted from the server token (login-ticket.ts), which only
+// the data directory's owner can read. The running server accepts it once, within 15 minutes; a server
+// started after it was printed does not.
+import { loginLink } from '../server/index.js';
+import { readToken } from '../server/token.js';
+import type { Command } from './args.js';
+import { defaultDataDir } from './data-dir.js';
+import { DEFAULT_PORT } from './serve-command.js';
+
+export function loginCommand(command: Extract<Command, { name: 'login' }>): number {
+  const dataDir = command.dataDir ?? defaultDataDir();
+  let token: string;
+  try {
+    token = readToken(dataDir).token;
+  } catch (error) {
+    process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const host = command.host ?? '127.0.0.1';
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  process.stdout.write(`${loginLink(`http://${name}:${command.port ?? DEFAULT_PORT}`, token)}\n`);
+  process.stderr.write(
+    'Open it in your browser within 15 minutes; it works once. Keep it private until then.\n',
+  );
+  return 0;
+}
