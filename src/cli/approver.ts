@@ -8,7 +8,9 @@ import type { StoredEvent } from '../store/event-types.js';
 import type { DecisionBehavior } from '../store/records.js';
 import { parseAnswer, type AnswerReader } from './answer-reader.js';
 import type { Progress } from './progress.js';
-import { describeTool, type Styles, type Write } from './transcript.js';
+import { approvalQuestion } from './approval-question.js';
+import { terminalSafe } from './terminal-text.js';
+import { type Styles, type Write } from './transcript.js';
 
 export type ApprovalPolicy = 'ask' | 'yes' | 'deny' | 'unattended';
 
@@ -92,18 +94,18 @@ export class Approver {
     const abort = new AbortController();
     this.#asking = { approvalId: request.approvalId, abort };
     const from = subagentName(request.subagentId);
-    const what = `${describeTool(request.toolName, request.input)}${from === null ? '' : ` (subagent ${from})`}`;
+    const question = approvalQuestion(request.toolName, request.input, from, styles);
     // "always" adds exactly these rules, for this CLI session only; with none, it is not offered.
     const rules = request.alwaysAllowRules;
     const always =
       rules.length === 0
         ? ''
-        : `  always (a) adds, for this session only: ${rules.map((rule) => styles.bold(rule)).join(', ')}\n`;
+        : `  always (a) adds, for this session only: ${rules.map((rule) => styles.bold(terminalSafe(rule))).join(', ')}\n`;
     const choices = rules.length === 0 ? 'allow (y) / deny (n)? ' : 'allow (y) / always (a) / deny (n)? ';
     progress.pause();
     try {
       for (;;) {
-        err(`${styles.yellow('?')} Allow ${styles.bold(what)}\n${always}  ${choices}`);
+        err(`${question}${always}  ${choices}`);
         const line = await reader.next(abort.signal);
         if (abort.signal.aborted) return err('\n');
         if (this.#setup.echo && line !== null) err(`${line}\n`);

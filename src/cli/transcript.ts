@@ -1,7 +1,10 @@
 // What `warden run` prints while the agent works: one readable line (or a few) per event of the thread —
 // the prompt, assistant text, tool calls and their results, permission outcomes, subagents (their lines
-// carry the subagent's description), and how each turn ended. Pure formatting: no decisions here.
+// carry the subagent's description), and how each turn ended. Pure formatting: no decisions here. Every
+// piece of text that came from the agent, a tool or the CLI is made safe first (terminal-text.ts): an
+// escape sequence in a command or a tool's output is shown, never obeyed by the terminal.
 import type { StoredEvent } from '../store/event-types.js';
+import { lineCount, terminalSafe as safe } from './terminal-text.js';
 
 export type Write = (text: string) => void;
 
@@ -31,16 +34,33 @@ export function styles(enabled: boolean): Styles {
   };
 }
 
-/** `Bash: cat /etc/os-release`, `Read: /etc/hostname`: the argument a person decides on. */
+const DESCRIBE_MAX = 160;
+
+/**
+ * `Bash: cat /etc/os-release`, `Read: /etc/hostname`: the argument a person decides on, on one line —
+ * never the agent's description of the call. A line count and a cut are said before the text:
+ * `Bash (61 lines): ls ⏎ ⟨59 blank lines⟩ ⏎ curl …`.
+ */
 export function describeTool(name: string, input: Record<string, unknown>): string {
-  const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'description', 'prompt'];
+  const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'prompt'];
   const key = keys.find((k) => typeof input[k] === 'string');
   const detail = key === undefined ? JSON.stringify(input) : String(input[key]);
-  return `${name}: ${oneLine(detail, 160)}`;
+  const flat = flatten(detail);
+  const facts = [
+    lineCount(detail) > 1 ? `${lineCount(detail)} lines` : null,
+    flat.length > DESCRIBE_MAX ? `cut at ${DESCRIBE_MAX} of ${flat.length} characters` : null,
+  ].filter((fact) => fact !== null);
+  const head = `${safe(name)}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+  return `${head}: ${oneLine(detail, DESCRIBE_MAX)}`;
+}
+
+/** Safe, folded, and on one line: newlines as ⏎. */
+function flatten(text: string): string {
+  return safe(text, { fold: true }).replace(/\s*\n\s*/g, ' ⏎ ');
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  const flat = flatten(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -67,10 +87,11 @@ export class Transcript {
     const s = this.#s;
     switch (event.type) {
       case 'message.user':
-        return this.#line(null, s.bold(`> ${event.data.text}`));
+        return this.#line(null, s.bold(`> ${safe(event.data.text)}`));
       case 'message.assistant':
         for (const block of event.data.blocks) {
-          if (block.type === 'text' && block.text.trim() !== '') this.#line(event.data.agentId, block.text);
+          if (block.type === 'text' && block.text.trim() !== '')
+            this.#line(event.data.agentId, safe(block.text));
           if (block.type === 'tool_use') {
             this.#toolNames.set(block.id, block.name);
             this.#line(event.data.agentId, s.cyan(`• ${describeTool(block.name, block.input)}`));
@@ -104,19 +125,22 @@ export class Transcript {
       case 'approval.expired': {
         const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
         const what = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
-        return this.#line(agent, s.dim(`  – ${what} (${event.data.reason})`));
+        return this.#line(agent, s.dim(`  – ${what} (${safe(event.data.reason)})`));
       }
       case 'permission.decided':
         return this.#line(
           event.data.subagentId,
           s.dim(
-            `  ${event.data.behavior === 'allow' ? '✓ allowed' : '✗ denied'} by ${event.data.source}: ${event.data.reason}`,
+            `  ${event.data.behavior === 'allow' ? '✓ allowed' : '✗ denied'} by ${event.data.source}: ${safe(event.data.reason)}`,
           ),
         );
       case 'permission.rejected':
-        return this.#line(event.data.subagentId, s.red(`  ✗ refused: ${event.data.message}`));
+        return this.#line(event.data.subagentId, s.red(`  ✗ refused: ${safe(event.data.message)}`));
       case 'subagent.started':
-        this.#subagents.set(event.data.subagentId, event.data.description ?? event.data.subagentId);
+        this.#subagents.set(
+          event.data.subagentId,
+          oneLine(event.data.description ?? event.data.subagentId, 80),
+        );
         return this.#line(event.data.subagentId, s.dim('subagent started'));
       case 'subagent.ended': {
         const summary = event.data.summary === null ? '' : `: ${oneLine(event.data.summary, 200)}`;
@@ -132,16 +156,16 @@ export class Transcript {
       case 'run.api_retry':
         return this.#line(
           null,
-          s.dim(`  (API retry ${event.data.attempt ?? '?'}: ${event.data.error ?? ''})`),
+          s.dim(`  (API retry ${event.data.attempt ?? '?'}: ${safe(event.data.error ?? '')})`),
         );
       case 'session.ended':
         if (event.data.error !== null)
-          this.#line(null, s.red(`The CLI ended with an error: ${event.data.error}`));
+          this.#line(null, s.red(`The CLI ended with an error: ${safe(event.data.error)}`));
         return;
       case 'session.resume_failed':
         return this.#line(
           null,
-          s.yellow(`The earlier conversation could not be restored: ${event.data.error}`),
+          s.yellow(`The earlier conversation could not be restored: ${safe(event.data.error)}`),
         );
       case 'thread.created':
       case 'thread.mode_changed':
@@ -166,7 +190,7 @@ export class Transcript {
     if (typeof cost === 'number') parts.push(`$${cost.toFixed(4)}`);
     const info = parts.length === 0 ? '' : ` (${parts.join(', ')})`;
     if (data.status === 'completed') return this.#line(null, s.dim(`— turn completed${info}`));
-    const reason = data.reason === null ? '' : `: ${data.reason}`;
+    const reason = data.reason === null ? '' : `: ${safe(data.reason)}`;
     this.#line(null, s.red(`— turn ${data.status}${reason}${info}`));
   }
 
