@@ -21,24 +21,38 @@ export function toLiveEvent(event: StoredEvent): LiveEvent {
 const MAX_PAGE = 256;
 
 /**
- * One subscriber's pages not yet taken. Pages are shared between subscribers, so queuing costs references;
- * `queuedBytes` lets the stream count them against its cap (a stalled client must not hoard the backlog).
+ * One subscriber's pages not yet taken. Pages are shared between subscribers, so queuing costs references
+ * — but a stalled subscriber keeps alive pages every other one has long let go. So the queue is capped:
+ * past `maxQueuedBytes` it is dropped at once, the subscription ends as `overflowed`, and `onOverflow`
+ * tells the stream to let the client go (it reconnects from the last seq it got).
  */
 export class Subscription {
   readonly #pages: (readonly LiveEvent[])[] = [];
+  readonly #maxQueuedBytes: number;
   #queuedBytes = 0;
   #ended = false;
+  #overflowed = false;
   #error: Error | undefined;
   #wake: (() => void) | undefined;
+  /** Called once when the queue passes its cap. */
+  onOverflow: (() => void) | undefined;
 
   constructor(
     /** The feed's position when this subscriber joined: it receives every event after it. */
     readonly position: number,
     readonly unsubscribe: () => void,
-  ) {}
+    maxQueuedBytes = Number.POSITIVE_INFINITY,
+  ) {
+    this.#maxQueuedBytes = maxQueuedBytes;
+  }
 
   get queuedBytes(): number {
     return this.#queuedBytes;
+  }
+
+  /** The queue passed its cap: the pages were dropped and the subscription ended. */
+  get overflowed(): boolean {
+    return this.#overflowed;
   }
 
   /** The next page; undefined once the feed has ended (the supervisor closed) or after unsubscribe. */
@@ -60,6 +74,13 @@ export class Subscription {
     if (this.#ended) return;
     this.#pages.push(page);
     for (const event of page) this.#queuedBytes += event.frame.length;
+    if (this.#queuedBytes > this.#maxQueuedBytes) {
+      this.#overflowed = true;
+      this.#pages.length = 0;
+      this.#queuedBytes = 0;
+      this.unsubscribe();
+      this.onOverflow?.();
+    }
     this.#signal();
   }
 
@@ -95,13 +116,17 @@ export class LiveFeed {
    * Joins the live edge. Synchronous on purpose: a caller that has just read the store in the same step
    * knows every event up to `position` is in what it read, and the subscription brings everything after.
    */
-  subscribe(): Subscription {
+  subscribe(maxQueuedBytes?: number): Subscription {
     // Started lazily, at the log's end: nobody is waiting for older events from the feed.
     if (this.#run === undefined) this.#start(this.#supervisor.lastSeq());
-    const subscription: Subscription = new Subscription(this.#position, () => {
-      subscription.end();
-      if (this.#subscribers.delete(subscription) && this.#subscribers.size === 0) this.#stop();
-    });
+    const subscription: Subscription = new Subscription(
+      this.#position,
+      () => {
+        subscription.end();
+        if (this.#subscribers.delete(subscription) && this.#subscribers.size === 0) this.#stop();
+      },
+      maxQueuedBytes,
+    );
     this.#subscribers.add(subscription);
     return subscription;
   }

@@ -57,6 +57,8 @@ export interface WardenServer {
   /** The token file was created by this start (first start with this data directory). */
   readonly tokenCreated: boolean;
   readonly port: number;
+  /** WebSocket clients connected now. */
+  readonly openSockets: number;
   /** Stops listening, closes every WebSocket (1001) and connection. Idempotent. */
   close(): Promise<void>;
 }
@@ -128,6 +130,9 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     tokenPath: loaded.path,
     tokenCreated: loaded.created,
     port: bound,
+    get openSockets() {
+      return sockets.count;
+    },
     close() {
       closing ??= (async () => {
         sockets.close();

@@ -1,8 +1,10 @@
 // One WebSocket client's event stream: the log replayed after `since`, a `live` marker, then new events as
 // they are committed. The replay is read from the store by this client alone; live events come from the
 // supervisor's shared feed (live-feed.ts), read and serialised once for every client. What the server holds
-// per client is capped: a client whose socket will not drain is told to reconnect (close 4008, with the seq
-// to continue from) instead of making the server hoard its backlog.
+// per client is capped: the socket's buffer (the stream waits past `highWaterBytes`), one replay page (sized
+// in bytes, not events: REPLAY_PAGE_BYTES), and the live events queued for it (`maxBufferedBytes`). A
+// client whose socket will not drain, or whose queue passes the cap, is told to reconnect (close 4008, with
+// the seq to continue from) instead of making the server hoard its backlog.
 import { ConflictError } from '../protocol/errors.js';
 import type { Supervisor } from '../supervisor/index.js';
 import { WS_CLOSE, type ServerMessage } from './api-schema.js';
@@ -40,6 +42,14 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 };
 
 const OPEN = 1;
+/** About what one replay page may hold; pages shrink or grow (up to PAGE events) to stay near it. */
+export const REPLAY_PAGE_BYTES = 256 * 1024;
+const FIRST_REPLAY_PAGE = 4;
+
+/** The next replay page size, so that a page of events like the last one holds about REPLAY_PAGE_BYTES. */
+function nextPageSize(limit: number, bytes: number): number {
+  return Math.max(1, Math.min(PAGE, Math.floor((limit * REPLAY_PAGE_BYTES) / Math.max(1, bytes))));
+}
 
 /**
  * Streams until the socket closes, the client falls behind, or the supervisor closes. The replay reads
@@ -59,6 +69,8 @@ export async function streamEvents(
   /** Events at or before this seq are already covered (sent, or not this client's thread). */
   let covered = options.since;
   let queuedBytes = (): number => 0;
+  /** The live queue passed the cap (live-feed.ts): the client is let go. */
+  let overflowed = false;
 
   // Frames are acknowledged in order (ws calls back once each is handed to the OS), so counting them says
   // whether the last one has gone, without a promise per frame.
@@ -81,7 +93,8 @@ export async function streamEvents(
         resolve(ok);
       };
       onAck = () => {
-        if (acked >= target) finish(true);
+        if (overflowed) finish(false);
+        else if (acked >= target) finish(true);
       };
     });
   };
@@ -100,7 +113,7 @@ export async function streamEvents(
           const event = events[i]!;
           if (event.seq <= covered || (threadId !== undefined && event.threadId !== threadId)) continue;
           if (socket.readyState !== OPEN) return false;
-          if (socket.bufferedAmount + queuedBytes() > limits.maxBufferedBytes) return tooSlow();
+          if (overflowed || socket.bufferedAmount + queuedBytes() > limits.maxBufferedBytes) return tooSlow();
           socket.send(event.frame, ack);
           written += 1;
           sent = event.seq;
@@ -120,6 +133,7 @@ export async function streamEvents(
     void send(socket, { type: 'live', seq: sent });
     for (;;) {
       const page = await subscription.next();
+      if (page === undefined && subscription.overflowed) return void tooSlow();
       if (page === undefined) break;
       if (!(await deliver(page))) return;
       covered = page.at(-1)?.seq ?? covered;
@@ -134,14 +148,18 @@ export async function streamEvents(
   async function replay() {
     const closed = new Promise<undefined>((resolve) => socket.on('close', () => resolve(undefined)));
     try {
-      for (;;) {
+      for (let limit = FIRST_REPLAY_PAGE; ;) {
         if (socket.readyState !== OPEN) return undefined;
-        const page = supervisor.readEvents({ after: covered, limit: PAGE, ...thread });
-        if (page.length < PAGE) {
+        const page = supervisor.readEvents({ after: covered, limit, ...thread });
+        if (page.length < limit) {
           // Caught up with the log as of this read: join now, before anything else can be committed.
-          const subscription = liveFeedOf(supervisor).subscribe();
+          const subscription = liveFeedOf(supervisor).subscribe(limits.maxBufferedBytes);
           const position = subscription.position;
           queuedBytes = () => subscription.queuedBytes;
+          subscription.onOverflow = () => {
+            overflowed = true;
+            onAck?.();
+          };
           const before = page.filter((event) => event.seq <= position).map(toLiveEvent);
           // Later events come from the subscription, which queues them while these are sent.
           void closed.then(() => subscription.unsubscribe());
@@ -152,8 +170,16 @@ export async function streamEvents(
           covered = Math.max(covered, position);
           return subscription;
         }
-        if (!(await deliver(page.map(toLiveEvent)))) return undefined;
-        covered = page.at(-1)?.seq ?? covered;
+        // Only the frames are kept while they are sent (the parsed events go now), and the next page is
+        // sized by what these weighed.
+        const frames = page.map(toLiveEvent);
+        page.length = 0;
+        limit = nextPageSize(
+          limit,
+          frames.reduce((sum, event) => sum + event.frame.length, 0),
+        );
+        if (!(await deliver(frames))) return undefined;
+        covered = frames.at(-1)?.seq ?? covered;
       }
     } catch (error) {
       // The supervisor closed between two reads: the same as it closing while we follow.

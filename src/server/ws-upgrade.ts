@@ -28,7 +28,10 @@ export interface SocketOptions {
 }
 
 /** Handles upgrades on `server`; close() says goodbye (1001) to every client. */
-export function attachWebSocket(server: Server, options: SocketOptions): { close(): void } {
+export function attachWebSocket(
+  server: Server,
+  options: SocketOptions,
+): { close(): void; readonly count: number } {
   // Clients only ever send tiny control messages.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const clients = new Set<WebSocket>();
@@ -112,6 +115,9 @@ export function attachWebSocket(server: Server, options: SocketOptions): { close
   }
 
   return {
+    get count() {
+      return clients.size;
+    },
     close() {
       stopWatching();
       server.off('upgrade', onUpgrade);

@@ -18,7 +18,9 @@ test('the login link leaves no ticket in the address bar or the history', { time
   const url = page.url();
   assert.ok(url.startsWith(`${warden.server.url}/`), url);
   assert.ok(!url.includes(ticket), `the address bar holds no ticket: ${url}`);
-  const seen = await page.evaluate(() => ({ href: location.href, length: history.length }));
+  const seen = await page.evaluate<{ href: string; length: number }>(
+    '({ href: location.href, length: history.length })',
+  );
   assert.ok(!seen.href.includes(ticket), seen.href);
 
   const cookies = await context.cookies(warden.server.url);
