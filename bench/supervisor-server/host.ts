@@ -61,5 +61,5 @@ process.stdin.on('data', (chunk: string) => {
 });
 await new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
 await server.close();
-await supervisor.close();
+await supervisor.close({ stopAgents: true });
 process.exit(0);

@@ -17,6 +17,8 @@ Commands:
   serve          Start the HTTP/WebSocket API and the web UI; prints the login link
       --port N           default 4390
       --host HOST        default 127.0.0.1; any other value exposes the server to that network
+      --stop-agents      on Ctrl-C/SIGTERM end the agents too (default: they keep running, detached,
+                         and the next serve on the same data dir re-attaches with their approvals)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   demo           Start a scripted demo (no API key needed): a background subagent asks for permission
@@ -55,6 +57,7 @@ export type Command =
 
 interface ServerFlags {
   port?: number;
+  stopAgents?: boolean;
   host?: string;
   dataDir?: string;
   claude?: string;
@@ -71,13 +74,14 @@ const OPTIONS = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   claude: { type: 'string' },
+  'stop-agents': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
 
 const ALLOWED: Record<string, readonly string[]> = {
   run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
-  serve: ['port', 'host', 'data-dir', 'claude'],
+  serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents'],
   login: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
 };
@@ -125,6 +129,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const flags: ServerFlags = {
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
     ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values['stop-agents'] === true ? { stopAgents: true } : {}),
     ...common,
   };
   if (name === 'serve' || name === 'login') return { name, ...flags };

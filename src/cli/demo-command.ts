@@ -70,7 +70,7 @@ export async function demoCommand(command: Extract<Command, { name: 'demo' }>): 
   } finally {
     shutdown.dispose();
     await server?.close();
-    await supervisor?.close();
+    await supervisor?.close({ stopAgents: true });
     await mock?.close();
     await removeScratch(scratch);
   }

@@ -100,6 +100,6 @@ export async function runCommand(command: Extract<Command, { name: 'run' }>): Pr
     progress.stop();
     reader.close();
     shutdown.dispose();
-    await supervisor?.close();
+    await supervisor?.close({ stopAgents: true });
   }
 }

@@ -33,7 +33,11 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     });
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host));
     await shutdown.requested;
-    process.stderr.write('\nwarden: shutting down…\n');
+    process.stderr.write(
+      command.stopAgents === true
+        ? '\nwarden: shutting down and stopping the agents…\n'
+        : '\nwarden: shutting down; agents keep running detached and the next start re-attaches (--stop-agents ends them)…\n',
+    );
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -42,7 +46,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   } finally {
     shutdown.dispose();
     await server?.close();
-    await supervisor?.close();
+    await supervisor?.close({ stopAgents: command.stopAgents === true });
   }
 }
 

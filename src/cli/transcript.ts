@@ -174,6 +174,8 @@ export class Transcript {
       case 'session.stopping':
       case 'session.process_started':
       case 'session.process_exited':
+      case 'session.reattached':
+      case 'session.detached':
       case 'session.leftover_process':
       case 'run.started':
       case 'run.released':

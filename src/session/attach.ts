@@ -41,12 +41,22 @@ export class AttachHistory {
   }
 }
 
-/** Dispatches the requests an initialize answer says the CLI still waits on. */
-export function dispatchPending(channel: ControlChannel, envelope: ControlSuccessResponse): void {
+/**
+ * Dispatches the requests an initialize answer says the CLI still waits on; returns their request ids
+ * (those it could read), in the order they were dispatched.
+ */
+export function dispatchPending(channel: ControlChannel, envelope: ControlSuccessResponse): string[] {
   const lists = [
     envelope.pending_permission_requests,
     envelope.pending_user_dialog_requests,
     envelope.pending_elicitation_requests,
   ];
-  for (const list of lists) for (const frame of list ?? []) channel.receive(frame);
+  const ids: string[] = [];
+  for (const list of lists)
+    for (const frame of list ?? []) {
+      const id = (frame as { request_id?: unknown }).request_id;
+      if (typeof id === 'string') ids.push(id);
+      channel.receive(frame);
+    }
+  return ids;
 }

@@ -62,6 +62,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   readonly #mcp: McpBridge;
   readonly #live: Promise<Live>;
   #initialize: Promise<Record<string, unknown>> | undefined;
+  #redelivered: Promise<string[]> | undefined;
   /** Set once the CLI is running; the synchronous paths (lifecycle, finish) read it. */
   #settledLive: Live | undefined;
   #lastResult: Record<string, unknown> | undefined;
@@ -138,11 +139,14 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
       'initialize',
       buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
     );
-    this.#initialize = envelope.then((answer) => {
-      dispatchPending(channel, answer);
-      return answer.response ?? {};
-    });
+    const dispatched = envelope.then((answer) => ({
+      ids: dispatchPending(channel, answer),
+      response: answer.response ?? {},
+    }));
+    this.#initialize = dispatched.then(({ response }) => response);
+    this.#redelivered = dispatched.then(({ ids }) => ids);
     this.#initialize.catch(() => undefined);
+    this.#redelivered.catch(() => undefined);
     void this.#read(live);
     return live;
   }
@@ -377,6 +381,18 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     if (this.#initialize === undefined) throw new ControlChannelClosedError('the query was closed');
     // The CLI's reply, untouched; typed as the official SDK types it.
     return (await this.#initialize) as SDKControlInitializeResponse;
+  }
+
+  /**
+   * Warden: the request ids the CLI still waited on when this query initialized (the initialize answer's
+   * `pending_permission_requests` and siblings), once they have been dispatched to their handlers
+   * (canUseTool). Empty for a CLI this query started; for one it joined, what an earlier host left
+   * unanswered. Rejects like initializationResult() when the CLI never answered.
+   */
+  async redeliveredRequests(): Promise<string[]> {
+    await this.#live;
+    if (this.#redelivered === undefined) throw new ControlChannelClosedError('the query was closed');
+    return this.#redelivered;
   }
 
   async supportedCommands(): Promise<SlashCommand[]> {

@@ -58,10 +58,12 @@ export interface RecoverySummary {
 /**
  * After a crash of the host: runs that were not finished become `interrupted` (reason `host_restart`),
  * pending approvals `expired`, running subagents `lost`, live sessions ended. One transaction per thread.
+ * The threads in `keep` are left as they are: their CLI still runs and a host re-attaches to it.
  */
-export function recoverAfterCrash(store: Store): RecoverySummary {
+export function recoverAfterCrash(store: Store, keep: ReadonlySet<string> = new Set()): RecoverySummary {
   const summary: RecoverySummary = { threads: 0, runsInterrupted: 0, approvalsExpired: 0, subagentsLost: 0 };
   for (const thread of store.listThreads()) {
+    if (keep.has(thread.id)) continue;
     const drafts = closeoutDrafts(store, thread.id, {
       reason: 'host_restart',
       approvals: 'expired',

@@ -43,7 +43,18 @@ export interface EventDataMap {
   'session.stopping': { generation: number; reason: string };
   'session.ended': { generation: number; reason: string; error: string | null };
   /** The CLI process was spawned: recorded so that a host restarted after a crash can find it. */
-  'session.process_started': { generation: number; pid: number; startTime: number | null };
+  'session.process_started': {
+    generation: number;
+    pid: number;
+    startTime: number | null;
+    /** A detached process: where its pipe and spool are, and its marker (absent for a piped child). */
+    spoolDir?: string;
+    marker?: string;
+  };
+  /** A host opened after another found the thread's detached CLI still running and took it over. */
+  'session.reattached': { generation: number; pid: number; spoolOffset: number };
+  /** The host closed and left the thread's detached CLI running for the next host. */
+  'session.detached': { generation: number; pid: number; spoolOffset: number };
   /** The CLI process, and everything it started, is gone. */
   'session.process_exited': { generation: number; pid: number };
   /** open() found the CLI process of a host that did not close, and dealt with it. */
@@ -189,6 +200,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'session.ended',
   'session.process_started',
   'session.process_exited',
+  'session.reattached',
+  'session.detached',
   'session.leftover_process',
   'session.resume_failed',
   'run.created',

@@ -107,6 +107,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE threads ADD COLUMN cli_generation INTEGER;
     `,
   },
+  {
+    version: 3,
+    description: 'where a detached CLI process of a thread spools its output, and how far it was processed',
+    sql: `
+      ALTER TABLE threads ADD COLUMN cli_spool_dir TEXT;
+      ALTER TABLE threads ADD COLUMN cli_marker TEXT;
+      ALTER TABLE threads ADD COLUMN cli_spool_offset INTEGER;
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

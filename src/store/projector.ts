@@ -60,10 +60,15 @@ export class Projector {
       case 'session.ended':
         return this.#touchThread(threadId, at, "status = 'idle'");
       case 'session.process_started': {
-        const { pid, startTime, generation } = event.data;
-        const set = 'cli_pid = ?, cli_start_time = ?, cli_generation = ?';
-        return this.#touchThread(threadId, at, set, pid, startTime, generation);
+        const { pid, startTime, generation, spoolDir = null, marker = null } = event.data;
+        const set =
+          'cli_pid = ?, cli_start_time = ?, cli_generation = ?, cli_spool_dir = ?, cli_marker = ?, cli_spool_offset = 0';
+        return this.#touchThread(threadId, at, set, pid, startTime, generation, spoolDir, marker);
       }
+      case 'session.reattached':
+      case 'session.detached':
+        // The process and its spool stay on record; the thread stays live.
+        return this.#touchThread(threadId, at, "status = 'live'");
       case 'session.process_exited':
         return this.#forgetProcess(threadId, at, event.data.pid);
       case 'session.leftover_process':
@@ -245,10 +250,20 @@ export class Projector {
   /** Only the process on record: a late exit of a replaced process must not hide its successor. */
   #forgetProcess(threadId: string, at: string, pid: number): void {
     this.#run(
-      'UPDATE threads SET cli_pid = NULL, cli_start_time = NULL, cli_generation = NULL, updated_at = ? WHERE id = ? AND cli_pid = ?',
+      `UPDATE threads SET cli_pid = NULL, cli_start_time = NULL, cli_generation = NULL, cli_spool_dir = NULL,
+         cli_marker = NULL, cli_spool_offset = NULL, updated_at = ? WHERE id = ? AND cli_pid = ?`,
       at,
       threadId,
       pid,
+    );
+  }
+
+  /** How far the thread's detached CLI's spool has been processed (only while that process is on record). */
+  setSpoolOffset(threadId: string, offset: number): void {
+    this.#run(
+      'UPDATE threads SET cli_spool_offset = max(coalesce(cli_spool_offset, 0), ?) WHERE id = ? AND cli_spool_dir IS NOT NULL',
+      offset,
+      threadId,
     );
   }
 

@@ -54,6 +54,14 @@ export interface CliProcess {
   pid: number;
   startTime: number | null;
   generation: number;
+  /**
+   * A detached process (it outlives the host): the directory of its input pipe and output spool, and
+   * the marker in its environment. Null for a piped child, which dies with its host.
+   */
+  spoolDir: string | null;
+  marker: string | null;
+  /** How far into the spool the host has processed, committed with the events those frames produced. */
+  spoolOffset: number;
 }
 
 /** The turn's `result`, reduced to what the supervisor and a UI need. */

@@ -21,7 +21,7 @@ import {
   threadFromRow,
   type Row,
 } from './rows.js';
-import type { ApprovalFilter, EventQuery, Store } from './store.js';
+import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
 
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 const DEFAULT_EVENT_PAGE = 500;
@@ -30,7 +30,11 @@ export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
   readonly #projector: Projector;
-  readonly #commit: (threadId: string, drafts: readonly EventDraft[]) => StoredEvent[];
+  readonly #commit: (
+    threadId: string,
+    drafts: readonly EventDraft[],
+    spoolOffset: number | undefined,
+  ) => StoredEvent[];
 
   /** Opens (creating if needed) the database file and brings its schema up to date. */
   static open(path: string): SqliteStore {
@@ -73,28 +77,35 @@ export class SqliteStore implements Store {
     const insertEvent = db.prepare<[string, number, string, string, string], { seq: number }>(
       'INSERT INTO events (thread_id, thread_seq, type, at, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
     );
-    this.#commit = db.transaction((threadId: string, drafts: readonly EventDraft[]) => {
-      const at = new Date().toISOString();
-      return drafts.map((draft) => {
-        this.#projector.apply(threadId, at, draft);
-        const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
-        if (threadSeq === undefined) throw new StoreError(`Thread ${threadId} vanished during a commit`);
-        const data = JSON.stringify(draft.data);
-        const seq = insertEvent.get(threadId, threadSeq, draft.type, at, data)?.seq;
-        if (seq === undefined) throw new StoreError('The event log did not assign a sequence number');
-        return { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
-      });
-    });
+    this.#commit = db.transaction(
+      (threadId: string, drafts: readonly EventDraft[], spoolOffset: number | undefined) => {
+        const at = new Date().toISOString();
+        const events = drafts.map((draft) => {
+          this.#projector.apply(threadId, at, draft);
+          const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
+          if (threadSeq === undefined) throw new StoreError(`Thread ${threadId} vanished during a commit`);
+          const data = JSON.stringify(draft.data);
+          const seq = insertEvent.get(threadId, threadSeq, draft.type, at, data)?.seq;
+          if (seq === undefined) throw new StoreError('The event log did not assign a sequence number');
+          return { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+        });
+        if (spoolOffset !== undefined) this.#projector.setSpoolOffset(threadId, spoolOffset);
+        return events;
+      },
+    );
   }
 
-  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+  commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
     if (typeof threadId !== 'string' || threadId === '') throw new TypeError('threadId must be a string');
     for (const draft of drafts) {
       if (!KNOWN_TYPES.has(draft?.type)) throw new TypeError(`Unknown event type ${String(draft?.type)}`);
     }
-    if (drafts.length === 0) return [];
+    const { spoolOffset } = options;
+    if (spoolOffset !== undefined && !(Number.isSafeInteger(spoolOffset) && spoolOffset >= 0))
+      throw new TypeError('options.spoolOffset must be a non-negative integer');
+    if (drafts.length === 0 && spoolOffset === undefined) return [];
     try {
-      return this.#commit(threadId, drafts);
+      return this.#commit(threadId, drafts, spoolOffset);
     } catch (error) {
       if (error instanceof WardenError) throw error;
       throw new StoreError(`Could not commit ${drafts.map((d) => d.type).join(', ')}`, { cause: error });

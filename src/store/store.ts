@@ -18,13 +18,22 @@ export interface EventQuery {
   limit?: number;
 }
 
+export interface CommitOptions {
+  /**
+   * The spool offset just past the CLI frame these drafts come from: recorded as the thread's detached
+   * process's processed offset in the same transaction, so that after a crash each frame is processed
+   * exactly once. Ignored when the thread has no detached process on record.
+   */
+  spoolOffset?: number;
+}
+
 export interface Store {
   /**
    * Appends `drafts` to the thread's log and applies them to the projections, in one transaction: all of
    * them or none. Throws NotFoundError / ConflictError when a draft does not fit the current state (a
    * decision on an approval that is no longer pending, an unknown run), and then nothing is written.
    */
-  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[];
+  commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[];
 
   getThread(id: string): ThreadRecord | undefined;
   listThreads(): ThreadRecord[];

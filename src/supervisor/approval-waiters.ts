@@ -4,6 +4,7 @@
 // the log does not have.
 import type { PermissionResult, PermissionUpdate } from '../protocol/control.js';
 import type { StoredEvent } from '../store/event-types.js';
+import type { ApprovalRecord } from '../store/records.js';
 
 interface Waiter {
   readonly input: Record<string, unknown>;
@@ -42,30 +43,13 @@ export class ApprovalWaiters {
   #onDecided(decision: Extract<StoredEvent, { type: 'approval.decided' }>['data']): void {
     const waiter = this.#waiters.get(decision.approvalId);
     if (waiter === undefined) return;
-    const { approvalId, behavior, message, interrupt, updatedPermissions } = decision;
-    if (behavior === 'deny')
-      this.#answer(approvalId, {
-        behavior: 'deny',
-        message: message ?? 'Denied by the user',
-        ...(interrupt ? { interrupt: true } : {}),
-      });
-    else
-      this.#answer(approvalId, {
-        behavior: 'allow',
-        updatedInput: waiter.input,
-        ...(updatedPermissions === null
-          ? {}
-          : { updatedPermissions: updatedPermissions as PermissionUpdate[] }),
-      });
+    this.#answer(decision.approvalId, decidedAnswer(decision, waiter.input));
   }
 
   #onCancelled(approvalId: string, reason: string): void {
     const waiter = this.#waiters.get(approvalId);
     if (waiter === undefined) return;
-    const result: PermissionResult = {
-      behavior: 'deny',
-      message: `The permission request was cancelled (${reason})`,
-    };
+    const result = cancelledAnswer(reason);
     if (waiter.held) waiter.heldResult = result;
     else this.#answer(approvalId, result);
   }
@@ -99,4 +83,33 @@ export class ApprovalWaiters {
     this.#waiters.delete(approvalId);
     waiter.resolve(result);
   }
+}
+
+function decidedAnswer(
+  decision: Extract<StoredEvent, { type: 'approval.decided' }>['data'],
+  input: Record<string, unknown>,
+): PermissionResult {
+  const { behavior, message, interrupt, updatedPermissions } = decision;
+  if (behavior === 'deny')
+    return {
+      behavior: 'deny',
+      message: message ?? 'Denied by the user',
+      ...(interrupt ? { interrupt: true } : {}),
+    };
+  return {
+    behavior: 'allow',
+    updatedInput: input,
+    ...(updatedPermissions === null ? {} : { updatedPermissions: updatedPermissions as PermissionUpdate[] }),
+  };
+}
+
+function cancelledAnswer(reason: string): PermissionResult {
+  return { behavior: 'deny', message: `The permission request was cancelled (${reason})` };
+}
+
+/** The answer a settled approval stands for: what was decided, or a deny saying why it was cancelled. */
+export function settledAnswer(approval: ApprovalRecord, input: Record<string, unknown>): PermissionResult {
+  if (approval.decision !== null)
+    return decidedAnswer({ approvalId: approval.id, ...approval.decision }, input);
+  return cancelledAnswer(approval.reason ?? approval.status);
 }

@@ -4,12 +4,16 @@ import { randomUUID } from 'node:crypto';
 
 import { StoreError, WardenError, toError } from '../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../store/event-types.js';
-import type { Store } from '../store/store.js';
+import type { CommitOptions, Store } from '../store/store.js';
 import { ApprovalWaiters } from './approval-waiters.js';
 import { ChangeNotifier } from './event-stream.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
+  /** The supervisor's data directory; detached CLIs spool under `<dataDir>/cli`. */
+  readonly dataDir: string;
+  /** Spawn new CLI processes detached (they outlive the host). */
+  readonly detached: boolean;
   readonly claudePath: string | undefined;
   readonly env: Record<string, string | undefined> | undefined;
   readonly query: QueryFunction;
@@ -21,6 +25,11 @@ export class SupervisorCore {
   readonly options: CoreOptions;
   readonly notifier = new ChangeNotifier();
   readonly waiters = new ApprovalWaiters();
+  /**
+   * Threads whose re-attached CLI has not yet said which requests it still waits on: until then an
+   * approval of theirs without a waiter may still get one (the request comes again). Settles, never rejects.
+   */
+  readonly reconciling = new Map<string, Promise<void>>();
 
   constructor(store: Store, options: CoreOptions) {
     this.store = store;
@@ -32,8 +41,8 @@ export class SupervisorCore {
   }
 
   /** One transaction; then waiting approvals hear about it and event iterators wake. Throws typed errors. */
-  commit(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
-    const events = this.store.commit(threadId, drafts);
+  commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
+    const events = this.store.commit(threadId, drafts, options);
     if (events.length === 0) return events;
     this.waiters.onCommitted(events);
     this.notifier.notify();
@@ -44,9 +53,9 @@ export class SupervisorCore {
    * For what the CLI tells us: a frame must never break the reader, so a failed commit becomes a warning
    * (and nothing of it is written).
    */
-  record(threadId: string, drafts: readonly EventDraft[]): StoredEvent[] {
+  record(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     try {
-      return this.commit(threadId, drafts);
+      return this.commit(threadId, drafts, options);
     } catch (error) {
       this.warnFailure(error, `Could not record ${drafts.map((d) => d.type).join(', ')}`);
       return [];

@@ -2,6 +2,7 @@
 // an append-only event log in SQLite. See docs/supervisor.md.
 export { Supervisor, DATABASE_FILE } from './supervisor.js';
 export type {
+  CloseOptions,
   Decision,
   EventsOptions,
   NewThread,

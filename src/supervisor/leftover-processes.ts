@@ -57,13 +57,21 @@ export async function stopLeftover(
 }
 
 /**
- * Deals with every CLI process the log says may still run, all at once, and records what happened to
- * each (`session.leftover_process`). Returns how many were stopped.
+ * Deals with every CLI process the log says may still run (but those of the threads in `keep`, which are
+ * re-attached), all at once, and records what happened to each (`session.leftover_process`). Returns how
+ * many were stopped.
  */
-export async function stopLeftoverProcesses(store: Store): Promise<number> {
+export async function stopLeftoverProcesses(
+  store: Store,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const recorded = store
     .listThreads()
-    .flatMap((thread) => (thread.cliProcess === null ? [] : [{ threadId: thread.id, ...thread.cliProcess }]));
+    .flatMap((thread) =>
+      thread.cliProcess === null || keep.has(thread.id)
+        ? []
+        : [{ threadId: thread.id, ...thread.cliProcess }],
+    );
   const results = await Promise.all(
     recorded.map(async (entry) => ({ entry, ...(await stopLeftover(entry)) })),
   );

@@ -3,9 +3,20 @@
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
 import type { CanUseTool, Options } from '../session/options.js';
 import { ProtocolError, toError } from '../protocol/errors.js';
+import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
+import { spoolOffsetOf, type DetachedTransport } from '../transport/detached-transport.js';
 import { startTicksOf } from '../transport/process-tree.js';
 import type { EventDraft } from '../store/event-types.js';
+import type { ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
+import {
+  joinThreadCli,
+  spawnThreadCli,
+  spoolRoot,
+  type DetachedProcess,
+  type SpawnedCli,
+} from './detached-cli.js';
+import { snapshotSession } from './session-snapshot.js';
 import {
   apiRetryDraft,
   assistantDraft,
@@ -38,7 +49,12 @@ export interface LiveSessionSetup {
   readonly resume: string | null;
   readonly canUseTool: (session: LiveSession) => CanUseTool;
   readonly onEnded: (session: LiveSession, error: Error | undefined) => void;
+  /** The thread's detached CLI an earlier host left running: join it instead of starting one. */
+  readonly attach?: DetachedProcess;
 }
+
+/** How long re-delivered requests may take to reach the gate before the stored leftovers are cancelled. */
+const CLAIM_GRACE_MS = 10_000;
 
 /** Drafts of one frame, committed together; remembers which approvals it already cancels. */
 class Batch {
@@ -61,6 +77,24 @@ export class LiveSession {
   readonly stoppingSubagents = new Set<string>();
   /** Why the supervisor is ending this process (stop, close); undefined while it should live. */
   endReason: string | undefined;
+  /**
+   * The host is letting go of this process and leaving it running (close() without stopAgents): its end
+   * here closes nothing out; approvals stay pending and runs running, for the next host.
+   */
+  detaching = false;
+  /** This host joined a process an earlier host started. */
+  readonly attached: boolean;
+  /** The detached process's transport, when it runs detached. */
+  #transport: DetachedTransport | undefined;
+  #spawned: SpawnedCli | undefined;
+  /** The spool offset committed with the events of the last frame that produced any. */
+  #committedOffset = 0;
+  /** Approvals the earlier host made for this process, by request id: a request that comes again. */
+  readonly #stored = new Map<string, ApprovalRecord>();
+  /** Re-delivered requests that reached the gate, by approval id. */
+  readonly #claims = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  #readEnded: (() => void) | undefined;
+  readonly #whenReadEnded = new Promise<void>((resolve) => (this.#readEnded = resolve));
   #finished: Promise<void> | undefined;
   #sessionId: string | undefined;
   /** The CLI's pid once it is recorded in the log (undefined: unknown, or not recorded). */
@@ -77,6 +111,17 @@ export class LiveSession {
     this.resume = setup.resume;
     this.#onEnded = setup.onEnded;
     this.tracker = new TurnTracker(() => core.newId());
+    const { attach } = setup;
+    this.attached = attach !== undefined;
+    if (attach !== undefined) {
+      this.#restore(attach);
+    }
+    const cliTransport =
+      attach !== undefined
+        ? (launch: CliLaunch) => Promise.resolve(this.#keep(joinThreadCli(launch, attach)))
+        : core.options.detached
+          ? (launch: CliLaunch) => this.#spawn(launch)
+          : undefined;
     const { claudePath, env } = core.options;
     const options: Options = {
       cwd: setup.cwd,
@@ -88,11 +133,128 @@ export class LiveSession {
       ...(env === undefined ? {} : { env }),
       ...(setup.model === null ? {} : { model: setup.model }),
       ...(setup.resume === null ? {} : { resume: setup.resume }),
+      ...(cliTransport === undefined ? {} : { cliTransport }),
     };
     this.query = core.options.query({ prompt: this.input, options });
-    this.#recordedPid = (this.query.pid ?? Promise.resolve(undefined)).then((pid) =>
-      pid === undefined || pid <= 0 ? undefined : this.#recordSpawn(pid),
-    );
+    // A joined process is on record already (its session.reattached was committed before this).
+    this.#recordedPid =
+      attach !== undefined
+        ? Promise.resolve(attach.pid)
+        : (this.query.pid ?? Promise.resolve(undefined)).then((pid) =>
+            pid === undefined || pid <= 0 ? undefined : this.#recordSpawn(pid),
+          );
+    // decide() waits for this rather than cancel an approval whose request has yet to come again.
+    if (attach !== undefined) core.reconciling.set(this.threadId, this.#reconcile());
+  }
+
+  /** Whether close() can leave this process running: it runs detached and the query can let go. */
+  get detachable(): boolean {
+    return this.#transport !== undefined && typeof this.query.detach === 'function';
+  }
+
+  /** The spool offset committed so far (0 for a piped process). */
+  get spoolOffset(): number {
+    return this.#committedOffset;
+  }
+
+  /** The process's pid, for a detached one (the query's own `pid` says it for any). */
+  get detachedPid(): number | undefined {
+    return this.#transport?.pid;
+  }
+
+  async #spawn(launch: CliLaunch): Promise<CliTransport> {
+    const spawned = await spawnThreadCli(launch, {
+      root: spoolRoot(this.#core.options.dataDir),
+      threadId: this.threadId,
+      generation: this.generation,
+    });
+    this.#spawned = spawned;
+    return this.#keep(spawned.transport);
+  }
+
+  #keep(transport: DetachedTransport): DetachedTransport {
+    this.#transport = transport;
+    return transport;
+  }
+
+  /** Takes over what the earlier host knew of the process, from the store (session-snapshot.ts). */
+  #restore(attach: DetachedProcess): void {
+    const snapshot = snapshotSession(this.#core.store, this.threadId, this.generation);
+    this.tracker.restore(snapshot.tracker);
+    for (const { runId, ended } of snapshot.contexts)
+      this.contexts.set(runId, { ended, subagents: new Set() });
+    for (const { subagentId, runId } of snapshot.subagents) {
+      this.subagents.set(subagentId, { runId, running: true });
+      this.contexts.get(runId)?.subagents.add(subagentId);
+    }
+    if (snapshot.sessionId !== null) this.#sessionId = snapshot.sessionId;
+    for (const approval of snapshot.approvals) this.#stored.set(approval.requestId, approval);
+    this.#committedOffset = attach.spoolOffset;
+  }
+
+  /**
+   * The approval the earlier host made for a request the CLI sends again (same request id, or same tool
+   * call while still pending); undefined for a request the store never saw.
+   */
+  storedApproval(requestId: string, toolUseId: string): ApprovalRecord | undefined {
+    const byRequest = this.#stored.get(requestId);
+    if (byRequest !== undefined) return byRequest;
+    for (const approval of this.#stored.values())
+      if (approval.toolUseId === toolUseId && approval.status === 'pending') return approval;
+    return undefined;
+  }
+
+  /** The gate took over a re-delivered request: its approval is answerable again. */
+  claim(approvalId: string): void {
+    this.#claimOf(approvalId).resolve();
+  }
+
+  #claimOf(approvalId: string): { promise: Promise<void>; resolve: () => void } {
+    let claim = this.#claims.get(approvalId);
+    if (claim === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      claim = { promise, resolve };
+      this.#claims.set(approvalId, claim);
+    }
+    return claim;
+  }
+
+  /**
+   * Once the CLI said which requests it still waits on and those reached the gate: every other approval
+   * of the thread still pending has nobody left to answer it, and is cancelled (`not_pending_after_restart`).
+   */
+  async #reconcile(): Promise<void> {
+    try {
+      let again: Set<string>;
+      try {
+        again = new Set(await (this.query.redeliveredRequests?.() ?? Promise.resolve([])));
+      } catch {
+        return; // No answer to initialize: the process is gone, and its end closes everything out.
+      }
+      const pending = () => this.#core.store.listApprovals({ threadId: this.threadId, status: 'pending' });
+      const claims = pending()
+        .filter((approval) => again.has(approval.requestId))
+        .map((approval) => this.#claimOf(approval.id).promise);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(claims),
+        this.#whenReadEnded,
+        new Promise((resolve) => (timer = setTimeout(resolve, CLAIM_GRACE_MS).unref())),
+      ]);
+      clearTimeout(timer);
+      if (this.detaching || this.endReason !== undefined) return;
+      const stale = pending().filter((approval) => !this.#core.waiters.has(approval.id));
+      this.#core.record(
+        this.threadId,
+        stale.map((approval) => ({
+          type: 'approval.cancelled' as const,
+          data: { approvalId: approval.id, reason: 'not_pending_after_restart' },
+        })),
+      );
+    } finally {
+      this.#core.reconciling.delete(this.threadId);
+    }
   }
 
   /**
@@ -100,9 +262,11 @@ export class LiveSession {
    * the spawn, before the process can have been reaped), so a host restarted after a crash can find it.
    */
   #recordSpawn(pid: number): number | undefined {
-    const startTime = startTicksOf(pid) ?? null;
+    const spawned = this.#spawned;
+    const startTime = spawned?.startTicks ?? startTicksOf(pid) ?? null;
+    const where = spawned === undefined ? {} : { spoolDir: spawned.spoolDir, marker: spawned.marker };
     const recorded = this.#core.record(this.threadId, [
-      { type: 'session.process_started', data: { generation: this.generation, pid, startTime } },
+      { type: 'session.process_started', data: { generation: this.generation, pid, startTime, ...where } },
     ]);
     return recorded.length > 0 ? pid : undefined;
   }
@@ -141,11 +305,14 @@ export class LiveSession {
       failure = toError(error);
     } finally {
       this.input.end();
+      this.#readEnded?.();
       this.#onEnded(this, failure);
       for (const taskId of [...this.#endWaiters.keys()]) this.#wakeEndWaiters(taskId);
     }
     // Iteration can end before the process has exited (after close()); "finished" means it is gone.
     await this.query.closed;
+    // Left running for the next host: it stays on record.
+    if (this.detaching) return;
     // Only a query that reports `closed` can say the process is gone; a stand-in without it has no pid.
     const pid = this.query.closed === undefined ? undefined : await this.#recordedPid;
     if (pid !== undefined)
@@ -182,8 +349,24 @@ export class LiveSession {
           break;
       }
     } finally {
-      if (batch.drafts.length > 0) this.#core.record(this.threadId, batch.drafts);
+      this.#commitFrame(batch, spoolOffsetOf(frame));
     }
+  }
+
+  /**
+   * A frame's events and, for a detached process, the spool offset just past it, in one transaction: a
+   * host that crashes reads on after the last frame whose events are in the log, so none is lost and none
+   * processed twice. Frames that produce no event are not worth a transaction; reading them again changes
+   * nothing.
+   */
+  #commitFrame(batch: Batch, offset: number | undefined): void {
+    if (batch.drafts.length === 0) return;
+    const options =
+      offset === undefined || this.#transport === undefined ? undefined : { spoolOffset: offset };
+    const committed = this.#core.record(this.threadId, batch.drafts, options);
+    if (committed.length === 0 || options === undefined) return;
+    this.#committedOffset = offset ?? this.#committedOffset;
+    void this.#transport?.releaseBefore(this.#committedOffset);
   }
 
   #onSystem(frame: Frame, batch: Batch): void {

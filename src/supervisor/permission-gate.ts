@@ -8,8 +8,10 @@ import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } fro
 import { excerptOf } from '../protocol/validate.js';
 import type { CanUseTool } from '../session/options.js';
 import type { RejectCondition } from '../store/event-types.js';
+import type { ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
+import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from './live-session.js';
 import { evaluatePolicy, type CompiledPolicy } from './policy.js';
 import { permissionRequestProblem } from './validate.js';
@@ -135,6 +137,9 @@ export async function gatePermission(
   const { signal, agentID, toolUseID, requestId } = context;
   const problem = permissionRequestProblem(toolName, input, toolUseID);
   if (problem !== undefined) return rejectMalformed(core, host, session, { toolName, toolUseID, problem });
+  // A request the CLI sends again to a host that re-attached: the approval made for it stands.
+  const stored = session.attached ? session.storedApproval(requestId, toolUseID) : undefined;
+  if (stored !== undefined) return answerStored(core, host, session, stored, input, signal);
   let owner = ownerOf(session, agentID);
   // A request and the frames before it (the turn's init, the task_started) travel different paths: the
   // control channel dispatches at once, messages queue for our reader. If the owner is not known yet,
@@ -213,8 +218,45 @@ export async function gatePermission(
       },
     },
   ]);
+  return awaitDecision(core, host, session, { approvalId, runId, subagentId, input }, signal);
+}
+
+/**
+ * A re-delivered request whose approval the store has: a pending one is waited on again under its id,
+ * routed to its run as before; a settled one (the earlier host died before the CLI heard) is answered
+ * as it was settled.
+ */
+function answerStored(
+  core: SupervisorCore,
+  host: GateHost,
+  session: LiveSession,
+  stored: ApprovalRecord,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<PermissionResult> {
+  const current = core.store.getApproval(stored.id) ?? stored;
+  session.claim(stored.id);
+  if (current.status !== 'pending') return Promise.resolve(settledAnswer(current, input));
+  const { id: approvalId, runId, subagentId } = current;
+  return awaitDecision(core, host, session, { approvalId, runId, subagentId, input }, signal);
+}
+
+/** Waits for decide() or a cancellation; the CLI withdrawing the request cancels the approval. */
+async function awaitDecision(
+  core: SupervisorCore,
+  host: GateHost,
+  session: LiveSession,
+  request: { approvalId: string; runId: string; subagentId: string | null; input: Record<string, unknown> },
+  signal: AbortSignal,
+): Promise<PermissionResult> {
+  const { approvalId, runId, subagentId, input } = request;
   const answer = core.waiters.wait(approvalId, input);
   const onAbort = (): void => {
+    if (session.detaching) {
+      // The host lets go of a CLI that lives on: the request stays pending for the next host.
+      core.waiters.abandon(approvalId, { behavior: 'deny', message: 'The host detached' });
+      return;
+    }
     const reason = cancelReason(session, runId, subagentId, signal.reason);
     try {
       core.commit(host.threadId, [{ type: 'approval.cancelled', data: { approvalId, reason } }]);
@@ -229,7 +271,8 @@ export async function gatePermission(
     }
     core.waiters.abandon(approvalId, { behavior: 'deny', message: `The request was withdrawn (${reason})` });
   };
-  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await answer;
   } finally {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
-import { stopLeftoverProcesses } from './leftover-processes.js';
+import { stopLeftover, stopLeftoverProcesses } from './leftover-processes.js';
+import { reattachableProcesses } from './reattach.js';
+import { removeStraySpools, spoolRoot } from './detached-cli.js';
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -23,6 +25,7 @@ import { evaluatePolicy, validateMode } from './policy.js';
 import { ThreadRuntime } from './thread-runtime.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
+  CloseOptions,
   Decision,
   EventsOptions,
   NewThread,
@@ -39,19 +42,22 @@ export class Supervisor {
   readonly #core: SupervisorCore;
   readonly #runtimes = new Map<string, ThreadRuntime>();
   /**
-   * What open() found and closed out from a previous host that did not close cleanly, and how many of its
-   * CLI processes were still running and were stopped.
+   * What open() found and closed out from a previous host that did not close cleanly, how many of its
+   * CLI processes were still running and were stopped, and how many detached ones were re-attached.
    */
-  readonly recovered: RecoverySummary & { processesStopped: number };
+  readonly recovered: RecoverySummary & { processesStopped: number; processesReattached: number };
   #closed: Promise<void> | undefined;
 
   /**
-   * Opens the store in `dataDir` and closes out what a crashed host left: unfinished runs become
-   * `interrupted` (`host_restart`), pending approvals `expired`, running subagents `lost`.
+   * Opens the store in `dataDir`. Detached CLIs an earlier host left running are re-attached: their
+   * threads carry on, pending approvals stay pending under their ids. What no process can answer any more
+   * is closed out: unfinished runs become `interrupted` (`host_restart`), pending approvals `expired`,
+   * running subagents `lost`; leftover processes that cannot be re-attached are stopped.
    */
   static open(options: SupervisorOptions): Promise<Supervisor> {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    const { dataDir, claudePath, env, onWarning, query } = options;
+    const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
+    if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
     if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
     if (claudePath !== undefined && typeof claudePath !== 'string')
       throw new TypeError('options.claudePath must be a string');
@@ -66,11 +72,37 @@ export class Supervisor {
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
       const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
       try {
-        // First the processes a crashed host left (the store holds the lock, so no live host owns them).
-        const processesStopped = await stopLeftoverProcesses(store);
-        const recovered = { ...recoverAfterCrash(store), processesStopped };
-        const core = new SupervisorCore(store, { claudePath, env, onWarning, query: query ?? sdkQuery });
-        return new Supervisor(core, recovered);
+        // First the processes an earlier host left (the store holds the lock, so no live host owns them):
+        // detached ones still running are joined again; the others stopped, their threads closed out.
+        const root = spoolRoot(dataDir);
+        const attachable = detached ? reattachableProcesses(store, root) : new Map<string, never>();
+        const keep = new Set(attachable.keys());
+        const processesStopped = await stopLeftoverProcesses(store, keep);
+        const recovered = {
+          ...recoverAfterCrash(store, keep),
+          processesStopped,
+          processesReattached: attachable.size,
+        };
+        removeStraySpools(root, new Set([...attachable.values()].map((cli) => cli.spoolDir)));
+        const core = new SupervisorCore(store, {
+          dataDir,
+          detached,
+          claudePath,
+          env,
+          onWarning,
+          query: query ?? sdkQuery,
+        });
+        const supervisor = new Supervisor(core, recovered);
+        for (const [threadId, cli] of attachable) {
+          try {
+            supervisor.#runtime(threadId).attach(cli);
+          } catch (error) {
+            // Its thread is closed out (attach_failed); the process must not outlive that.
+            core.warnFailure(error, `Could not re-attach to the CLI of thread ${threadId}`);
+            void stopLeftover(cli);
+          }
+        }
+        return supervisor;
       } catch (error) {
         store.close();
         throw error;
@@ -106,9 +138,20 @@ export class Supervisor {
     });
   }
 
-  /** Answers a pending approval. Compare-and-set: a settled approval gives a ConflictError. */
+  /**
+   * Answers a pending approval. Compare-and-set: a settled approval gives a ConflictError. Right after a
+   * re-attach, waits until the CLI has said whether it still waits on the request.
+   */
   decide(approvalId: string, decision: Decision): Promise<ApprovalRecord> {
-    return attempt(() => this.#decide(approvalId, decision));
+    return attempt(async () => {
+      this.#checkOpen();
+      validateId(approvalId, 'approvalId');
+      validateDecision(decision);
+      const { threadId } = this.#approval(approvalId);
+      const reconciling = this.#core.reconciling.get(threadId);
+      if (reconciling !== undefined && !this.#core.waiters.has(approvalId)) await reconciling;
+      return this.#decide(approvalId, decision);
+    });
   }
 
   #decide(approvalId: string, decision: Decision): ApprovalRecord {
@@ -274,11 +317,24 @@ export class Supervisor {
     return eventStream(this.#store, this.#core.notifier, options);
   }
 
-  /** Stops every live CLI (runs interrupted, approvals cancelled: `host_closed`), ends iterators, closes the store. */
-  close(): Promise<void> {
+  /**
+   * Lets go of every live CLI, ends iterators, closes the store. Detached CLIs are left running (the next
+   * open() re-attaches; their approvals stay pending, their runs go on); with `stopAgents`, and for CLIs
+   * that are not detached, the CLI is stopped (runs interrupted, approvals cancelled: `host_closed`).
+   */
+  close(options: CloseOptions = {}): Promise<void> {
+    if (typeof options !== 'object' || options === null)
+      return Promise.reject(new TypeError('options must be an object'));
+    const { stopAgents = false } = options;
+    if (typeof stopAgents !== 'boolean')
+      return Promise.reject(new TypeError('options.stopAgents must be a boolean'));
     this.#closed ??= (async () => {
       try {
-        await Promise.all([...this.#runtimes.values()].map((runtime) => runtime.stop('host_closed')));
+        await Promise.all(
+          [...this.#runtimes.values()].map((runtime) =>
+            stopAgents ? runtime.stop('host_closed') : runtime.detach(),
+          ),
+        );
       } finally {
         this.#core.notifier.close();
         this.#store.close();

@@ -12,6 +12,7 @@ import {
 import type { RunRecord, ThreadRecord } from '../store/records.js';
 import { closeoutDrafts } from '../store/closeout.js';
 import type { SupervisorCore } from './core.js';
+import type { DetachedProcess } from './detached-cli.js';
 import { hostUserMessage } from './input-queue.js';
 import { LiveSession } from './live-session.js';
 import { gatePermission, type GateHost } from './permission-gate.js';
@@ -164,12 +165,57 @@ export class ThreadRuntime implements GateHost {
     return this.#stopping;
   }
 
+  /**
+   * Takes over the thread's detached CLI an earlier host left running: same generation, state rebuilt from
+   * the store, the spool read on from the committed offset, the pending requests asked for again.
+   */
+  attach(cli: DetachedProcess): void {
+    if (this.#live !== undefined) throw new ConflictError(`Thread ${this.threadId} already has a live CLI`);
+    this.#core.commit(this.threadId, [
+      {
+        type: 'session.reattached',
+        data: { generation: cli.generation, pid: cli.pid, spoolOffset: cli.spoolOffset },
+      },
+    ]);
+    this.#startSession(cli.generation, 'attach_failed', cli);
+  }
+
+  /**
+   * Lets go of a detached CLI and leaves it running for the next host: nothing is closed out, approvals
+   * stay pending, runs and subagents go on. A CLI that cannot be left (piped) is stopped instead.
+   */
+  async detach(): Promise<void> {
+    const live = this.#live;
+    if (this.#stopping !== undefined) return this.#stopping;
+    if (live === undefined) return this.#lastFinished;
+    if (!live.detachable) return this.stop('host_closed');
+    const pid = live.detachedPid ?? 0;
+    this.#core.commit(this.threadId, [
+      { type: 'session.detached', data: { generation: live.generation, pid, spoolOffset: live.spoolOffset } },
+    ]);
+    live.detaching = true;
+    try {
+      live.query.detach?.();
+    } catch (error) {
+      // The query cannot let go (its CLI is not running yet): end it as before.
+      if (!(error instanceof TypeError)) throw error;
+      live.detaching = false;
+      return this.stop('host_closed');
+    }
+    await live.finished;
+  }
+
   #start(): LiveSession {
     const thread = this.#thread();
     const generation = thread.generation + 1;
     this.#core.commit(this.threadId, [
       { type: 'session.started', data: { generation, resume: thread.sessionId } },
     ]);
+    return this.#startSession(generation, 'start_failed');
+  }
+
+  #startSession(generation: number, failure: string, attach?: DetachedProcess): LiveSession {
+    const thread = this.#thread();
     let session: LiveSession;
     try {
       session = new LiveSession(this.#core, {
@@ -181,10 +227,11 @@ export class ThreadRuntime implements GateHost {
         canUseTool: (owner) => (toolName, input, context) =>
           gatePermission(this.#core, this, owner, toolName, input, context),
         onEnded: (ended, error) => this.#onEnded(ended, error),
+        ...(attach === undefined ? {} : { attach }),
       });
     } catch (error) {
       const drafts = closeoutDrafts(this.#core.store, this.threadId, {
-        reason: 'start_failed',
+        reason: failure,
         approvals: 'cancelled',
         subagents: 'lost',
         error: error instanceof Error ? error.message : String(error),
@@ -201,6 +248,8 @@ export class ThreadRuntime implements GateHost {
   #onEnded(session: LiveSession, error: Error | undefined): void {
     if (this.#live !== session) return;
     this.#live = undefined;
+    // Left running for the next host: everything it could answer still can be, by that host.
+    if (session.detaching) return;
     const deliberate = session.endReason !== undefined;
     const lostSession = deliberate ? undefined : failedResume(session, error);
     const lost = lostSession === undefined ? [] : this.#unansweredMessages(session.generation);

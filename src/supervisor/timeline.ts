@@ -196,6 +196,8 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'session.resume_failed':
       case 'session.process_started':
       case 'session.process_exited':
+      case 'session.reattached':
+      case 'session.detached':
       case 'session.leftover_process':
       case 'run.api_retry':
         break;

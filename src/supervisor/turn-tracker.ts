@@ -22,6 +22,19 @@ export interface TurnEnd {
   ended: { runId: string; created: boolean }[];
 }
 
+/** The tracker's state as the store can give it back to a host that re-attaches to a running CLI. */
+export interface TrackerSnapshot {
+  /** Host runs still waiting for their result, by the uuid of their message; `announced`: running. */
+  readonly hostRuns: readonly {
+    readonly uuid: string;
+    readonly runId: string;
+    readonly announced: boolean;
+  }[];
+  /** The run whose turn is in progress; `cli` when the CLI started it. */
+  readonly current?: { readonly runId: string; readonly cli: boolean };
+  readonly lastRunId?: string;
+}
+
 export class TurnTracker {
   readonly #newId: () => string;
   readonly #hostRuns = new Map<string, HostRun>();
@@ -50,6 +63,17 @@ export class TurnTracker {
   /** A turn is in progress or a host message awaits its result: the next message will queue. */
   get busy(): boolean {
     return this.#current !== undefined || this.#hostRuns.size > 0;
+  }
+
+  /**
+   * Takes over the state an earlier host left (see TrackerSnapshot), before any frame is seen. The owners
+   * of tool calls are not restored: a task is then owned by the turn in progress or the last one.
+   */
+  restore(snapshot: TrackerSnapshot): void {
+    for (const { uuid, runId, announced } of snapshot.hostRuns)
+      this.#hostRuns.set(uuid, { runId, announced });
+    this.#current = snapshot.current === undefined ? undefined : { ...snapshot.current };
+    this.#lastRunId = snapshot.lastRunId;
   }
 
   /** A user message went out with `uuid`; returns the status its run starts in. */

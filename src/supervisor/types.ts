@@ -21,6 +21,10 @@ export interface SupervisedQuery extends AsyncIterable<SDKMessage> {
   readonly closed?: Promise<void>;
   /** The CLI's pid once spawned, undefined if it never was (Warden's query has it). */
   readonly pid?: Promise<number | undefined>;
+  /** Lets go of the CLI without ending it (Warden's query, over a transport that can). */
+  detach?(): void;
+  /** The request ids the initialize answer re-delivered (Warden's query has it). */
+  redeliveredRequests?(): Promise<string[]>;
 }
 
 export type QueryFunction = (args: {
@@ -39,6 +43,23 @@ export interface SupervisorOptions {
   onWarning?: (warning: WardenError) => void;
   /** Replaces query() (tests drive the supervisor with a scripted stand-in). */
   query?: QueryFunction;
+  /**
+   * Run each thread's CLI detached (default true): it outlives this host, which leaves it running at
+   * close() (unless `stopAgents`) or when it crashes, and the next open() of the dataDir re-attaches to
+   * it with its pending approvals. False: a piped child that ends with the host (a leftover one is
+   * stopped at open, as is a detached one left by an earlier host). A custom `query` that does not use
+   * the `cliTransport` option it is given runs its CLI its own way.
+   */
+  detached?: boolean;
+}
+
+export interface CloseOptions {
+  /**
+   * End every live CLI (runs interrupted, approvals cancelled: `host_closed`). Default false: detached
+   * CLIs are left running, with their approvals pending and their runs going on, for the next open();
+   * the others are ended.
+   */
+  stopAgents?: boolean;
 }
 
 export interface NewThread {

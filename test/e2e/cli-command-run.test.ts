@@ -165,7 +165,7 @@ describe('warden run', () => {
     assert.equal(existsSync(join(session.scratch.cwd, 'notes.txt')), false);
 
     const sup = await Supervisor.open({ dataDir: session.dataDir });
-    t.after(() => sup.close());
+    t.after(() => sup.close({ stopAgents: true }));
     const [thread] = sup.listThreads();
     const view = sup.getThread(thread!.id);
     assert.deepEqual(

@@ -72,7 +72,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     t.after(async () => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
       for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.sup?.close();
+      await state.sup?.close({ stopAgents: true });
       await mock.close();
       await waitForNoProcess(scratch.home);
       scratch.cleanup();
@@ -113,6 +113,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       approvalsExpired: 1,
       subagentsLost: 0,
       processesStopped: 0,
+      processesReattached: 0,
     });
     const { thread, runs, approvals } = sup.getThread(ready.threadId);
     assert.equal(thread.status, 'idle');
@@ -148,7 +149,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       resumedBodies.some((body) => body.includes('[[ask]] make a file')),
       'the model sees the earlier prompt',
     );
-    await sup.close();
+    await sup.close({ stopAgents: true });
     await waitForNoProcess(scratch.home);
     assertNoProcessLeft(scratch.home);
   });

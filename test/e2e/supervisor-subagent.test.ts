@@ -100,7 +100,7 @@ describe('supervisor: a background subagent asks after its run completed', { tim
     );
     assertContiguous(await allEvents(sup));
     assert.deepEqual(warnings, []);
-    await sup.close();
+    await sup.close({ stopAgents: true });
     await waitForNoProcess(scratch.home);
     assertNoProcessLeft(scratch.home);
   });

@@ -60,7 +60,7 @@ export async function openSecuritySession(
   const started: { sup?: Supervisor; close?: () => Promise<void> } = {};
   t.after(async () => {
     try {
-      await started.sup?.close();
+      await started.sup?.close({ stopAgents: true });
       await started.close?.();
       await waitForNoProcess(scratch.home);
     } finally {

@@ -1,10 +1,11 @@
 // A host killed with SIGKILL leaves its CLI running (it leads its own process group). The log records each
-// CLI's pid and start time, so the next open() of the same dataDir stops what is still running and says
-// so; a pid that now names another process (its start time differs) is never signalled.
+// CLI's pid and start time, so the next open() of the same dataDir stops a piped CLI that is still running
+// and says so, and re-attaches to a detached one instead; a pid that now names another process (its start
+// time differs) is never signalled.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,7 +21,7 @@ import {
   scenario,
   startMockModel,
 } from '../../src/testing/index.js';
-import { startTicksOf } from '../../src/transport/process-tree.js';
+import { signalGroup, startTicksOf } from '../../src/transport/process-tree.js';
 import { processesUsingHome } from '../e2e/helpers/sdk-session.js';
 import { allEvents, waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
 import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
@@ -52,7 +53,7 @@ function leftoverEvents(events: readonly StoredEvent[]) {
 }
 
 describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, () => {
-  it('are stopped by the next open of the same dataDir, and the log says so', async (t) => {
+  it('piped ones are stopped by the next open of the same dataDir, and the log says so', async (t) => {
     const scratch = createScratch('warden-sec-');
     const mock = await startMockModel({
       script: scenario()
@@ -63,7 +64,14 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     });
     const dataDir = join(scratch.dir, 'data');
     const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-    const config = { dataDir, claudePath: pinnedClaudePath(), env, cwd: scratch.cwd, prompt: '[[ask]] go' };
+    const config = {
+      dataDir,
+      claudePath: pinnedClaudePath(),
+      env,
+      cwd: scratch.cwd,
+      prompt: '[[ask]] go',
+      detached: false,
+    };
     const host = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -71,7 +79,7 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     t.after(async () => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
       for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.sup?.close();
+      await state.sup?.close({ stopAgents: true });
       await mock.close();
       await waitForNoProcess(scratch.home);
       scratch.cleanup();
@@ -93,7 +101,7 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     assert.ok(exists(pid), 'the CLI outlives its SIGKILLed host');
     assert.ok(processesUsingHome(scratch.home).includes(pid));
 
-    const sup = await Supervisor.open({ dataDir, claudePath: pinnedClaudePath(), env });
+    const sup = await Supervisor.open({ dataDir, claudePath: pinnedClaudePath(), env, detached: false });
     state.sup = sup;
     assert.ok(await goneWithin(pid, 5000), 'the leftover CLI is gone (ESRCH) soon after open()');
     assert.equal(sup.recovered.processesStopped, 1);
@@ -111,6 +119,65 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     );
     await waitForNoProcess(scratch.home);
     assert.deepEqual(processesUsingHome(scratch.home), [], 'nothing of the CLI is left');
+  });
+
+  it('detached ones are re-attached, not stopped, and end with stopAgents', async (t) => {
+    const scratch = createScratch('warden-sec-');
+    const mock = await startMockModel({
+      script: scenario()
+        .on('ask')
+        .callTool('Bash', { command: 'touch left.txt', description: 'Create a file' })
+        .thenAnswer('done')
+        .build(),
+    });
+    const dataDir = join(scratch.dir, 'data');
+    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
+    const config = { dataDir, claudePath: pinnedClaudePath(), env, cwd: scratch.cwd, prompt: '[[ask]] go' };
+    const host = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const state: { sup?: Supervisor; pid?: number } = {};
+    t.after(async () => {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+      if (state.pid !== undefined) signalGroup(state.pid, 'SIGKILL');
+      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      await state.sup?.close({ stopAgents: true });
+      await mock.close();
+      await waitForNoProcess(scratch.home);
+      scratch.cleanup();
+    });
+
+    let spawned: { pid: number; startTime: number | null; spoolDir?: string } | undefined;
+    let approvalId: string | undefined;
+    for await (const line of createInterface({ input: host.stdout })) {
+      const message = JSON.parse(line) as {
+        event?: { type: string; data: never };
+        ready?: { approvalId: string };
+      };
+      if (message.event?.type === 'session.process_started') spawned = message.event.data;
+      if (message.ready !== undefined) {
+        approvalId = message.ready.approvalId;
+        break;
+      }
+    }
+    assert.ok(spawned !== undefined && approvalId !== undefined);
+    state.pid = spawned.pid;
+    const { spoolDir } = spawned;
+    assert.ok(spoolDir !== undefined && existsSync(spoolDir), 'a detached CLI, with its spool');
+    const exited = once(host, 'exit');
+    host.kill('SIGKILL');
+    await exited;
+
+    const sup = await Supervisor.open({ dataDir, claudePath: pinnedClaudePath(), env });
+    state.sup = sup;
+    assert.equal(sup.recovered.processesStopped, 0);
+    assert.equal(sup.recovered.processesReattached, 1);
+    assert.ok(exists(spawned.pid), 'the detached CLI was not signalled');
+    assert.deepEqual(leftoverEvents(await allEvents(sup)), [], 'it is no leftover');
+    assert.equal(sup.getApproval(approvalId).status, 'pending');
+    await sup.close({ stopAgents: true });
+    assert.ok(await goneWithin(spawned.pid, 5000), 'stopAgents ends it');
+    assert.equal(existsSync(spoolDir), false, 'and removes its spool');
   });
 
   it('never signals a process whose pid was reused; forgets one that is gone', async (t) => {

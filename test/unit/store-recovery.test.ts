@@ -88,6 +88,7 @@ describe('store recovery after a crash', () => {
       approvalsExpired: 1,
       subagentsLost: 1,
       processesStopped: 0,
+      processesReattached: 0,
     });
     const view = sup.getThread('live');
     assert.equal(view.thread.status, 'idle');

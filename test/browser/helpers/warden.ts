@@ -56,7 +56,7 @@ export async function startWarden(
     try {
       for (const fn of first.reverse()) await fn();
       await parts.server?.close();
-      await parts.supervisor?.close();
+      await parts.supervisor?.close({ stopAgents: true });
       await parts.mock?.close();
       // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more
       // to exit after its stdin closes and the SIGTERM. Wait for that (bounded), then assert.

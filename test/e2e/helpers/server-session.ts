@@ -56,7 +56,7 @@ export async function startServerSession(
   t.after(async () => {
     try {
       await started.server?.close();
-      await started.sup?.close();
+      await started.sup?.close({ stopAgents: true });
       await started.mock?.close();
       await waitForNoProcess(scratch.home);
     } finally {

@@ -45,7 +45,7 @@ export async function startSupervisorSession(
   const started: { mock?: MockModel; sup?: Supervisor } = {};
   t.after(async () => {
     try {
-      await started.sup?.close();
+      await started.sup?.close({ stopAgents: true });
       await started.mock?.close();
       await waitForNoProcess(scratch.home);
     } finally {
