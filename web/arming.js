@@ -10,7 +10,10 @@
 export const SETTLE_MS = 500;
 /** After an answerable element leaves, how long no answer counts (longer than a double-click). */
 export const LOCK_MS = 600;
-/** How often positions are sampled; an answer also samples at once, so a move is never missed. */
+/**
+ * How often positions are sampled to see a card become ready. A change of the page (nodes, text, size,
+ * scroll) is sampled at once, and so is every answer, so a move is never missed.
+ */
 const SAMPLE_MS = 100;
 
 /** @typedef {{ where: string, since: number }} Watch */
@@ -20,10 +23,17 @@ class Arming {
   #lockedUntil = 0;
   /** @type {ReturnType<typeof setInterval> | undefined} */ #timer;
   /** @type {MutationObserver | undefined} */ #observer;
+  #resizes = new ResizeObserver(() => this.#tick());
 
   constructor() {
-    // A page that comes back to the foreground is looked at again before it takes answers.
-    document.addEventListener('visibilitychange', () => this.#tick());
+    // A page that comes back to the foreground is looked at again before it takes answers; a scroll or
+    // a resized window moves what is under the pointer.
+    const tick = () => {
+      if (this.#watched.size > 0) this.#tick();
+    };
+    document.addEventListener('visibilitychange', tick);
+    addEventListener('scroll', tick, { passive: true, capture: true });
+    addEventListener('resize', tick, { passive: true });
   }
 
   /**
@@ -34,6 +44,7 @@ class Arming {
     if (this.#watched.has(element)) return;
     this.#watched.set(element, { where: 'new', since: performance.now() });
     this.#mark(element, false);
+    this.#resizes.observe(element);
     this.#start();
   }
 
@@ -52,10 +63,11 @@ class Arming {
 
   #start() {
     this.#timer ??= setInterval(() => this.#tick(), SAMPLE_MS);
-    // Removal is caught as it happens (a microtask after the change), before the next input event.
+    // A change of the page is seen as it happens (a microtask after it), before the next input event:
+    // a removal locks at once, a card pushed down is marked not ready at once.
     if (this.#observer === undefined) {
-      this.#observer = new MutationObserver(() => this.#sweep());
-      this.#observer.observe(document.body, { childList: true, subtree: true });
+      this.#observer = new MutationObserver(() => this.#tick());
+      this.#observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     }
   }
 
@@ -79,6 +91,7 @@ class Arming {
     for (const element of this.#watched.keys())
       if (!element.isConnected) {
         this.#watched.delete(element);
+        this.#resizes.unobserve(element);
         this.#lockedUntil = performance.now() + LOCK_MS;
       }
   }
