@@ -41,9 +41,14 @@ export function securePrivateDir(dir: string): PermissionFix[] {
   const root = stat(dir);
   if (!root.isDirectory()) throw new StoreError(`The data directory ${dir} is not a directory`);
   checkOwner(dir, root);
-  // Tighten the directory first: from then on nobody else can even look inside while the rest is fixed.
+  // Look at everything before changing anything: a directory that is plainly not Warden's (a --data-dir
+  // pointing at a project, a home) is refused whole rather than half rewritten.
+  const entries: { path: string; stats: Stats }[] = [];
+  collect(dir, dir, entries);
+  // Then the directory first: from then on nobody else can even look inside while the rest is fixed.
   tighten(dir, root, DIR_MODE, fixes);
-  walk(dir, fixes);
+  for (const { path, stats } of entries)
+    tighten(path, stats, stats.isDirectory() ? DIR_MODE : FILE_MODE, fixes);
   return fixes;
 }
 
@@ -56,16 +61,22 @@ export function createPrivateFile(path: string): void {
   }
 }
 
-function walk(dir: string, fixes: PermissionFix[]): void {
+/** Warden keeps a handful of files; far more means the directory is someone else's. */
+const MAX_ENTRIES = 1000;
+
+function collect(root: string, dir: string, entries: { path: string; stats: Stats }[]): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const stats = stat(path);
     if (stats.isSymbolicLink()) continue;
     checkOwner(path, stats);
-    if (stats.isDirectory()) {
-      tighten(path, stats, DIR_MODE, fixes);
-      walk(path, fixes);
-    } else tighten(path, stats, FILE_MODE, fixes);
+    entries.push({ path, stats });
+    if (entries.length > MAX_ENTRIES)
+      throw new StoreError(
+        `${root} holds more than ${MAX_ENTRIES} entries: it does not look ` +
+          'like a warden data directory, so its permissions were left alone (pass a directory of its own)',
+      );
+    if (stats.isDirectory()) collect(root, path, entries);
   }
 }
 
