@@ -74,7 +74,11 @@ export async function openBrowser(
       // From the top, so the sticky bar sits where it belongs; notices come and go with timing, so
       // they are left out.
       await target.evaluate('window.scrollTo(0, 0)');
-      await target.screenshot({ path, fullPage: true, style: '.toasts { display: none !important; }' });
+      // Taking a full-page picture resizes the page, which briefly dims the answer buttons of the cards
+      // (they wait to be seen again, see web/arming.js); the picture shows them as a person sees them.
+      const style =
+        ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
+      await target.screenshot({ path, fullPage: true, style });
       return path;
     },
   };
