@@ -116,7 +116,11 @@ export class DurableHost {
     const exited = once(this.child, 'exit');
     this.child.stdin?.write(stopAgents ? 'close-stop\n' : 'close\n');
     await this.waitFor((line) => line.closed === true, 'the host closing', 30_000);
-    const [code] = (await exited) as [number | null];
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the host did not exit after closing')), 15_000);
+    });
+    const [code] = (await Promise.race([exited, late]).finally(() => clearTimeout(timer))) as [number | null];
     assert.equal(code, 0, `the host closed cleanly; stderr: ${this.stderr.join('')}`);
   }
 
