@@ -46,6 +46,12 @@ export class Supervisor {
    * CLI processes were still running and were stopped, and how many detached ones were re-attached.
    */
   readonly recovered: RecoverySummary & { processesStopped: number; processesReattached: number };
+  /**
+   * Settles once every CLI re-attached by open() has said which requests it still waits on: from then on
+   * their approvals are answerable (decide() waits for this by itself) and the others are cancelled
+   * (`not_pending_after_restart`). Never rejects.
+   */
+  readonly reattached: Promise<void>;
   #closed: Promise<void> | undefined;
 
   /**
@@ -102,6 +108,7 @@ export class Supervisor {
             void stopLeftover(cli);
           }
         }
+        void Promise.all(core.reconciling.values()).then(supervisor.#reattachedNow);
         return supervisor;
       } catch (error) {
         store.close();
@@ -113,7 +120,10 @@ export class Supervisor {
   private constructor(core: SupervisorCore, recovered: Supervisor['recovered']) {
     this.#core = core;
     this.recovered = recovered;
+    this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
   }
+
+  #reattachedNow!: () => void;
 
   get #store(): Store {
     return this.#core.store;

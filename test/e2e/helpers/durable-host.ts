@@ -30,6 +30,7 @@ export interface HostLine {
   };
   event?: HostEvent;
   warning?: string;
+  reattached?: boolean;
   closed?: boolean;
 }
 
