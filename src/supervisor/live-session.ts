@@ -234,7 +234,8 @@ export class LiveSession {
       }
       const pending = () => this.#core.store.listApprovals({ threadId: this.threadId, status: 'pending' });
       const claims = pending()
-        .filter((approval) => again.has(approval.requestId))
+        // Only those the earlier host made: a request that came after the restart has its waiter already.
+        .filter((approval) => again.has(approval.requestId) && this.#stored.has(approval.requestId))
         .map((approval) => this.#claimOf(approval.id).promise);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
