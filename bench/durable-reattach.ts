@@ -55,20 +55,22 @@ async function measure(
     await exited;
 
     const started = performance.now();
-    sup = await Supervisor.open(config);
+    const opened = await Supervisor.open(config);
+    sup = opened;
     const openMs = performance.now() - started;
-    for (const thread of sup.listThreads()) if (thread.cliProcess !== null) pids.push(thread.cliProcess.pid);
-    await sup.reattached;
+    for (const thread of opened.listThreads())
+      if (thread.cliProcess !== null) pids.push(thread.cliProcess.pid);
+    await opened.reattached;
     const answerableMs = performance.now() - started;
-    const approvals = sup.listApprovals({ status: 'pending' });
+    const approvals = opened.listApprovals({ status: 'pending' });
     if (approvals.length !== sessions)
       throw new Error(`${approvals.length} approvals pending, not ${sessions}`);
     const ended = (async () => {
       let done = 0;
-      for await (const event of sup.events({ since: sup.lastSeq() }))
+      for await (const event of opened.events({ since: opened.lastSeq() }))
         if (event.type === 'run.ended' && event.data.status === 'completed' && ++done === sessions) return;
     })();
-    await Promise.all(approvals.map((approval) => sup?.decide(approval.id, { behavior: 'allow' })));
+    await Promise.all(approvals.map((approval) => opened.decide(approval.id, { behavior: 'allow' })));
     await ended;
     return { openMs, answerableMs, allDoneMs: performance.now() - started };
   } finally {
