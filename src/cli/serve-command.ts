@@ -20,6 +20,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
     });
     const { recovered } = supervisor;
+    if (recovered.processesReattached > 0)
+      process.stderr.write(`warden: re-attached to ${recovered.processesReattached} agent(s) left running\n`);
     if (recovered.threads > 0)
       process.stderr.write(
         `warden: the previous server did not stop cleanly: ${recovered.runsInterrupted} run(s) interrupted, ` +
