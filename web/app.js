@@ -102,6 +102,7 @@ async function start() {
     since: () => state.lastSeq,
     onEvent: (event) => state.apply(event),
     onConnection: connectionIndicator(() => live.retryNow()),
+    onSessionEnded: () => showStartError(new api.ApiError(401, 'SESSION_ENDED', 'The browser session ended')),
   });
   live.start();
   // Come back at once when the network or the tab does, instead of waiting out the backoff.

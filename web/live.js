@@ -16,6 +16,8 @@ const MAX_DELAY_MS = 15_000;
 /** Close codes after which waiting would only slow the catch-up: the server asks for a reconnect now. */
 const RECONNECT_NOW = new Set([4008, 4009, 1001]);
 const QUICK_RETRY_MS = 100;
+/** The browser session this socket was opened with has ended (logout, revoked, expired): retrying cannot help. */
+const SESSION_ENDED = 4001;
 
 export class LiveStream {
   /** @type {WebSocket | undefined} */ #socket;
@@ -28,6 +30,7 @@ export class LiveStream {
    * @param {() => number} options.since the seq to resume after
    * @param {(event: StoredEvent) => void} options.onEvent
    * @param {(connection: Connection) => void} options.onConnection
+   * @param {() => void} options.onSessionEnded the page must sign in again; the stream has stopped
    */
   constructor(options) {
     this.options = options;
@@ -72,6 +75,11 @@ export class LiveStream {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
       if (this.#stopped) return;
+      if (close.code === SESSION_ENDED) {
+        this.#stopped = true;
+        this.options.onSessionEnded();
+        return;
+      }
       // A slow client (4008) resumes from the last event it applied, which is what since() gives.
       const delay = RECONNECT_NOW.has(close.code) && this.#attempt === 0 ? QUICK_RETRY_MS : this.#nextDelay();
       if (delay === QUICK_RETRY_MS) this.#attempt = 1;

@@ -44,3 +44,15 @@ test('the login link leaves no ticket in the address bar or the history', { time
 
   assert.equal((await loginWithLink(link)).status, 401, 'the ticket was spent');
 });
+
+test('a page whose browser session is revoked says it is not logged in', { timeout: 120_000 }, async (t) => {
+  const warden = await startWarden(t, () => scenario().on('never').thenAnswer('unused').build());
+  const { page } = await openBrowser(warden, { link: warden.server.loginLink() });
+  await page.locator('#connection[data-state="live"]').waitFor();
+  const revoked = await fetch(`${warden.server.url}/api/sessions`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${warden.server.token}` },
+  });
+  assert.deepEqual(await revoked.json(), { revoked: 1 });
+  await page.getByRole('heading', { name: 'Not logged in' }).waitFor({ timeout: 15_000 });
+});
