@@ -1,9 +1,19 @@
 #!/usr/bin/env node
 // Runs the test suite with node:test through tsx. Node 20 cannot glob test files itself, so this script
 // lists them. Usage: node scripts/test.mjs [folder-or-substring ...]  (e.g. `npm test -- unit e2e/sdk`).
+//
+// Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
+// WARDEN_SESSION_MARKER variable, and a detached CLI outlives the test that forgot it. Any found are
+// killed and fail the run, so a leak is seen where it happens instead of slowing every later run. Set
+// WARDEN_TEST_LEAK_CHECK=0 when another test run shares the machine (its processes would count too).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const MARKER = 'WARDEN_SESSION_MARKER=';
+/** Processes still exiting when the runner ends get this long before they count as left behind. */
+const EXIT_GRACE_MS = 3000;
 
 const filters = process.argv.slice(2);
 const all = readdirSync('test', { recursive: true })
@@ -16,10 +26,65 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const checkLeaks = process.env.WARDEN_TEST_LEAK_CHECK !== '0';
+const before = new Set(checkLeaks ? markedProcesses() : []);
 const concurrency = process.env.WARDEN_TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
   { stdio: 'inherit' },
 );
+
+const deadline = Date.now() + EXIT_GRACE_MS;
+let left = checkLeaks ? markedProcesses().filter((pid) => !before.has(pid)) : [];
+while (left.length > 0 && Date.now() < deadline) {
+  await delay(100);
+  left = left.filter(isLive);
+}
+if (left.length > 0) {
+  console.error(`\nThe tests left ${left.length} process(es) running; killing them:`);
+  for (const pid of left) {
+    console.error(`  ${pid} ${commandOf(pid)}`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  process.exit(result.status === 0 ? 1 : (result.status ?? 1));
+}
 process.exit(result.status ?? 1);
+
+/** Live processes (not zombies) whose environment carries the marker; only ours can be read. */
+function markedProcesses() {
+  if (process.platform !== 'linux') return [];
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(MARKER) && isLive(pid)) pids.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+function isLive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').slice(0, 160);
+  } catch {
+    return '';
+  }
+}
