@@ -63,20 +63,29 @@ export function createPrivateFile(path: string): void {
 
 /** Warden keeps a handful of files; far more means the directory is someone else's. */
 const MAX_ENTRIES = 1000;
+/** Directories Warden fills itself (one spool directory per live CLI): their entries are not counted. */
+const OWN_DIRS = new Set(['cli']);
 
-function collect(root: string, dir: string, entries: { path: string; stats: Stats }[]): void {
+function collect(
+  root: string,
+  dir: string,
+  entries: { path: string; stats: Stats }[],
+  counted = { entries: 0 },
+  own = false,
+): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const stats = stat(path);
     if (stats.isSymbolicLink()) continue;
     checkOwner(path, stats);
     entries.push({ path, stats });
-    if (entries.length > MAX_ENTRIES)
+    if (!own && (counted.entries += 1) > MAX_ENTRIES)
       throw new StoreError(
         `${root} holds more than ${MAX_ENTRIES} entries: it does not look ` +
           'like a warden data directory, so its permissions were left alone (pass a directory of its own)',
       );
-    if (stats.isDirectory()) collect(root, path, entries);
+    if (stats.isDirectory())
+      collect(root, path, entries, counted, own || (dir === root && OWN_DIRS.has(name)));
   }
 }
 
