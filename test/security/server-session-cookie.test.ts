@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { createServer, SessionRegistry } from '../../src/server/index.js';
+import { mintLoginTicket } from '../../src/server/login-ticket.js';
 import { loginWithLink } from '../e2e/helpers/server-login.js';
 import { connectSocket, startServerSession } from '../e2e/helpers/server-session.js';
 
@@ -121,7 +122,8 @@ describe('login and sessions', () => {
 
     // A new server (as after a restart) knows none of the old sessions nor the old server's links.
     const fresh = await loginWithLink(server.loginLink());
-    const link = server.loginLink();
+    // Minted a millisecond before the restart at the latest: tickets carry millisecond times.
+    const link = `${server.url}/login#${mintLoginTicket(server.token, Date.now() - 1)}`;
     await server.close();
     const restarted = await createServer({ supervisor: sup, dataDir });
     t.after(() => restarted.close());
