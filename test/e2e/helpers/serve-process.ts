@@ -1,0 +1,105 @@
+// A real `warden serve` child process on a data dir, with its API reachable by the token file, for tests
+// that kill and restart the server. Teardown (registered by the caller's `t`) SIGKILLs the server if it
+// is still running and the process group of every CLI recorded with `track`, even when the test failed.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+
+import { signalGroup } from '../../../src/transport/process-tree.js';
+import { processesUsingHome } from './sdk-session.js';
+import { spawnWarden, type WardenProcess } from './server-command.js';
+
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface ServeProcess {
+  readonly process: WardenProcess;
+  readonly url: string;
+  readonly token: string;
+  /** When the child was spawned (Date.now()). */
+  readonly spawnedAt: number;
+  /** GET (no body) or POST a JSON body with the bearer token; fails the test on a non-2xx answer. */
+  api(path: string, body?: unknown): Promise<Json>;
+  /** SIGKILL, then resolves when the process is gone. */
+  kill(): Promise<void>;
+}
+
+/** Kills, at teardown, what a test started: call once per test, then `track` each CLI pid. */
+export function cleanupOnExit(t: TestContext, home: string): { track(pid: number): void } {
+  const groups = new Set<number>();
+  t.after(() => {
+    for (const pid of groups) signalGroup(pid, 'SIGKILL');
+    for (const pid of processesUsingHome(home)) process.kill(pid, 'SIGKILL');
+  });
+  return { track: (pid) => groups.add(pid) };
+}
+
+/** A port that was free a moment ago, so a restarted server can listen where the page expects it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(address !== null && typeof address === 'object');
+  return address.port;
+}
+
+export async function startServe(
+  t: TestContext,
+  dataDir: string,
+  env: Record<string, string>,
+  options: { port?: number; args?: string[] } = {},
+): Promise<ServeProcess> {
+  const spawnedAt = Date.now();
+  const args = ['serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, ...(options.args ?? [])];
+  const child = spawnWarden(args, env);
+  t.after(() => {
+    if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+  });
+  await child.waitFor('stdout', /Press Ctrl-C to stop\./);
+  const url = /(http:\/\/127\.0\.0\.1:\d+)\/login#/.exec(child.stdout())?.[1];
+  assert.ok(url !== undefined, child.stdout());
+  const token = readFileSync(join(dataDir, 'server-token'), 'utf8').trim();
+  return {
+    process: child,
+    url,
+    token,
+    spawnedAt,
+    async api(path, body) {
+      const response = await fetch(`${url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      assert.ok(response.ok, `${path}: ${response.status} ${text}`);
+      return JSON.parse(text) as Json;
+    },
+    async kill() {
+      child.child.kill('SIGKILL');
+      assert.deepEqual(await child.exited, { code: null, signal: 'SIGKILL' });
+    },
+  };
+}
+
+/** Polls `read` every 50 ms until it returns a value (not undefined); fails after `ms`. */
+export async function pollFor<T>(what: string, read: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/** Every event of a thread, over the API (paged). */
+export async function threadEvents(serve: ServeProcess, threadId: string): Promise<Json[]> {
+  const events: Json[] = [];
+  for (let since = 0; ;) {
+    const page = await serve.api(`/api/threads/${threadId}/events?since=${since}`);
+    events.push(...(page.events as Json[]));
+    if (page.more !== true) return events;
+    since = page.lastSeq as number;
+  }
+}
