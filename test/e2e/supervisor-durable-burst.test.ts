@@ -8,14 +8,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
-import { DurableHost, killEverything } from './helpers/durable-host.js';
+import { scenario } from '../../src/testing/index.js';
+import { openDurableScene } from './helpers/durable-host.js';
 import {
   allEvents,
   assertContiguous,
@@ -28,34 +22,18 @@ const ROUNDS = 30;
 
 describe('supervisor: the host is SIGKILLed in the middle of a burst of frames', { timeout: 180_000 }, () => {
   it('records each assistant message and tool result exactly once after re-attaching', async (t) => {
-    const scratch = createScratch('warden-durable-');
-    writeFileSync(join(scratch.cwd, 'notes.txt'), 'a line\n');
-    let script = scenario().on('burst');
-    for (let i = 0; i < ROUNDS; i += 1)
-      script = script.callTool('Read', { file_path: join(scratch.cwd, 'notes.txt') }, { delayMs: 20 });
-    const mock = await startMockModel({ script: script.thenAnswer('All read.').build() });
-    const dataDir = join(scratch.dir, 'data');
-    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-    const cliPids = new Set<number>();
-    const hosts: DurableHost[] = [];
-    const state: { sup?: Supervisor } = {};
-    t.after(async () => {
-      try {
-        await state.sup?.close({ stopAgents: true });
-      } finally {
-        killEverything(hosts, cliPids, scratch.home);
-        await mock.close();
-        await waitForNoProcess(scratch.home);
-        scratch.cleanup();
-      }
-    });
+    const scene = await openDurableScene(t, (scratch) => {
+      writeFileSync(join(scratch.cwd, 'notes.txt'), 'a line\n');
+      let script = scenario().on('burst');
+      for (let i = 0; i < ROUNDS; i += 1)
+        script = script.callTool('Read', { file_path: join(scratch.cwd, 'notes.txt') }, { delayMs: 20 });
 
-    const config = { dataDir, claudePath: pinnedClaudePath(), env };
-    const host = new DurableHost(
-      { ...config, threads: [{ cwd: scratch.cwd, prompt: '[[burst]] read the notes many times' }] },
-      cliPids,
-    );
-    hosts.push(host);
+      return script.thenAnswer('All read.').build();
+    });
+    const { scratch, config, mock } = scene;
+    const host = scene.host({
+      threads: [{ cwd: scratch.cwd, prompt: '[[burst]] read the notes many times' }],
+    });
     // Killed while the turn streams: a third of the way in.
     await host.waitFor(
       () => host.events.filter((e) => e.type === 'tool.result').length >= ROUNDS / 3,
@@ -66,7 +44,7 @@ describe('supervisor: the host is SIGKILLed in the middle of a burst of frames',
     assert.ok(seenByDeadHost < ROUNDS, 'the host died before the burst was over');
 
     const sup = await Supervisor.open(config);
-    state.sup = sup;
+    scene.sup = sup;
     assert.equal(sup.recovered.processesReattached, 1);
     const [thread] = sup.listThreads();
     assert.ok(thread !== undefined);

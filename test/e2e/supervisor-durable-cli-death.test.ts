@@ -8,15 +8,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { scenario } from '../../src/testing/index.js';
 import { signalGroup } from '../../src/transport/process-tree.js';
-import { DurableHost, isRunningPid, killEverything } from './helpers/durable-host.js';
+import { isRunningPid, openDurableScene } from './helpers/durable-host.js';
 import {
   assertNoProcessLeft,
   transcriptPath,
@@ -37,9 +31,8 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
 describe('supervisor: a detached CLI dies', { timeout: 180_000 }, () => {
   for (const when of ['while no host is attached', 'after a host re-attached'] as const)
     it(`${when}: closed out as today, spool removed, the next send resumes`, async (t) => {
-      const scratch = createScratch('warden-durable-');
-      const mock = await startMockModel({
-        script: scenario()
+      const scene = await openDurableScene(t, () => {
+        return scenario()
           .on('ask')
           .callTool('Bash', { command: 'touch never.txt', description: 'Create a file' })
           .thenAnswer('unreachable')
@@ -47,30 +40,10 @@ describe('supervisor: a detached CLI dies', { timeout: 180_000 }, () => {
           .thenAnswer((ctx) =>
             ctx.firstUserText.includes('[[ask]]') ? 'Resumed with history.' : 'No history.',
           )
-          .build(),
+          .build();
       });
-      const dataDir = join(scratch.dir, 'data');
-      const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-      const cliPids = new Set<number>();
-      const hosts: DurableHost[] = [];
-      const state: { sup?: Supervisor } = {};
-      t.after(async () => {
-        try {
-          await state.sup?.close({ stopAgents: true });
-        } finally {
-          killEverything(hosts, cliPids, scratch.home);
-          await mock.close();
-          await waitForNoProcess(scratch.home);
-          scratch.cleanup();
-        }
-      });
-
-      const config = { dataDir, claudePath: pinnedClaudePath(), env };
-      const host = new DurableHost(
-        { ...config, threads: [{ cwd: scratch.cwd, prompt: '[[ask]] go' }] },
-        cliPids,
-      );
-      hosts.push(host);
+      const { scratch, dataDir, config } = scene;
+      const host = scene.host({ threads: [{ cwd: scratch.cwd, prompt: '[[ask]] go' }] });
       const started = await host.waitForEvent('session.process_started');
       const pid = Number(started.data.pid);
       const spoolDir = String(started.data.spoolDir);
@@ -87,14 +60,14 @@ describe('supervisor: a detached CLI dies', { timeout: 180_000 }, () => {
         signalGroup(pid, 'SIGKILL');
         assert.ok(await goneWithin(pid, 5000));
         sup = await Supervisor.open(config);
-        state.sup = sup;
+        scene.sup = sup;
         assert.equal(sup.recovered.processesReattached, 0);
         assert.equal(sup.recovered.approvalsExpired, 1);
         assert.equal(sup.recovered.runsInterrupted, 1);
         assert.equal(sup.getApproval(String(asked.data.approvalId)).status, 'expired');
       } else {
         sup = await Supervisor.open(config);
-        state.sup = sup;
+        scene.sup = sup;
         assert.equal(sup.recovered.processesReattached, 1);
         assert.equal(sup.getApproval(String(asked.data.approvalId)).status, 'pending');
         signalGroup(pid, 'SIGKILL');

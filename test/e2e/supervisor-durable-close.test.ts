@@ -8,49 +8,22 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
-import { DurableHost, isRunningPid, killEverything } from './helpers/durable-host.js';
+import { scenario } from '../../src/testing/index.js';
+import { isRunningPid, openDurableScene } from './helpers/durable-host.js';
 import { assertNoProcessLeft, waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 describe('supervisor: close() with detached CLIs', { timeout: 180_000 }, () => {
   for (const stopAgents of [false, true])
     it(stopAgents ? 'stopAgents ends them' : 'detaches them by default', async (t) => {
-      const scratch = createScratch('warden-durable-');
-      const mock = await startMockModel({
-        script: scenario()
+      const scene = await openDurableScene(t, () => {
+        return scenario()
           .on('ask')
           .callTool('Bash', { command: 'touch closed.txt', description: 'Create a file' })
           .thenAnswer('done')
-          .build(),
+          .build();
       });
-      const dataDir = join(scratch.dir, 'data');
-      const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-      const cliPids = new Set<number>();
-      const hosts: DurableHost[] = [];
-      const state: { sup?: Supervisor } = {};
-      t.after(async () => {
-        try {
-          await state.sup?.close({ stopAgents: true });
-        } finally {
-          killEverything(hosts, cliPids, scratch.home);
-          await mock.close();
-          await waitForNoProcess(scratch.home);
-          scratch.cleanup();
-        }
-      });
-
-      const config = { dataDir, claudePath: pinnedClaudePath(), env };
-      const host = new DurableHost(
-        { ...config, threads: [{ cwd: scratch.cwd, prompt: '[[ask]] go' }] },
-        cliPids,
-      );
-      hosts.push(host);
+      const { scratch, dataDir, config } = scene;
+      const host = scene.host({ threads: [{ cwd: scratch.cwd, prompt: '[[ask]] go' }] });
       const started = await host.waitForEvent('session.process_started');
       const pid = Number(started.data.pid);
       const spoolDir = String(started.data.spoolDir);
@@ -64,7 +37,7 @@ describe('supervisor: close() with detached CLIs', { timeout: 180_000 }, () => {
         assert.equal(existsSync(spoolDir), false, 'its spool removed');
         assert.ok(host.events.some((e) => e.type === 'session.ended'));
         const sup = await Supervisor.open(config);
-        state.sup = sup;
+        scene.sup = sup;
         assert.equal(sup.recovered.processesReattached, 0);
         assert.equal(sup.recovered.threads, 0, 'nothing was left to recover');
         const approval = sup.getApproval(approvalId);
@@ -83,7 +56,7 @@ describe('supervisor: close() with detached CLIs', { timeout: 180_000 }, () => {
         'nothing was closed out',
       );
       const sup = await Supervisor.open(config);
-      state.sup = sup;
+      scene.sup = sup;
       assert.equal(sup.recovered.processesReattached, 1);
       assert.equal(sup.getApproval(approvalId).status, 'pending', 'still pending after the reopen');
       await sup.decide(approvalId, { behavior: 'allow' });

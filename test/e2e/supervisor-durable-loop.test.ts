@@ -9,14 +9,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
-import { DurableHost, isRunningPid, killEverything } from './helpers/durable-host.js';
+import { scenario } from '../../src/testing/index.js';
+import { isRunningPid, openDurableScene } from './helpers/durable-host.js';
 import {
   allEvents,
   assertContiguous,
@@ -32,38 +26,24 @@ const [SESSIONS, RESTARTS] = (process.env.WARDEN_DURABLE_LOOP ?? '10x10').split(
 
 describe('supervisor: hosts killed and reopened in a loop', { timeout: 600_000 }, () => {
   it(`${SESSIONS} sessions, ${RESTARTS} restarts: nothing lost, nothing twice, all answerable`, async (t) => {
-    const scratch = createScratch('warden-durable-');
-    const mock = await startMockModel({
-      script: scenario()
-        .on('ask')
-        .callTool('Bash', { command: 'touch loop.txt', description: 'Create a file' })
-        .thenAnswer('done')
-        .build(),
-    });
-    const dataDir = join(scratch.dir, 'data');
-    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-    const cliPids = new Set<number>();
-    const hosts: DurableHost[] = [];
-    const state: { sup?: Supervisor } = {};
-    t.after(async () => {
-      try {
-        await state.sup?.close({ stopAgents: true });
-      } finally {
-        killEverything(hosts, cliPids, scratch.home);
-        await mock.close();
-        await waitForNoProcess(scratch.home, 30_000);
-        scratch.cleanup();
-      }
-    });
-
-    const config = { dataDir, claudePath: pinnedClaudePath(), env };
+    const scene = await openDurableScene(
+      t,
+      () => {
+        return scenario()
+          .on('ask')
+          .callTool('Bash', { command: 'touch loop.txt', description: 'Create a file' })
+          .thenAnswer('done')
+          .build();
+      },
+      { noProcessWaitMs: 30_000 },
+    );
+    const { scratch, dataDir, config, cliPids } = scene;
     const threads = Array.from({ length: SESSIONS }, (_, i) => {
       const cwd = join(scratch.cwd, `s${i}`);
       mkdirSync(cwd);
       return { cwd, prompt: `[[ask]] session ${i}` };
     });
-    const first = new DurableHost({ ...config, threads }, cliPids);
-    hosts.push(first);
+    const first = scene.host({ threads });
     await first.waitFor(
       () => first.events.filter((e) => e.type === 'approval.requested').length === SESSIONS,
       'every session asking',
@@ -77,8 +57,7 @@ describe('supervisor: hosts killed and reopened in a loop', { timeout: 600_000 }
 
     let since = Math.max(...first.events.map((e) => e.seq));
     for (let round = 0; round < RESTARTS; round += 1) {
-      const host = new DurableHost({ ...config, since }, cliPids);
-      hosts.push(host);
+      const host = scene.host({ since });
       const opened = (await host.waitFor((line) => line.opened !== undefined, 'the host opening')).opened;
       assert.equal(opened?.recovered.processesReattached, SESSIONS, `round ${round}: all re-attached`);
       assert.equal(opened?.recovered.processesStopped, 0);
@@ -96,7 +75,7 @@ describe('supervisor: hosts killed and reopened in a loop', { timeout: 600_000 }
     }
 
     const sup = await Supervisor.open(config);
-    state.sup = sup;
+    scene.sup = sup;
     await sup.reattached;
     assert.deepEqual(
       sup

@@ -4,18 +4,11 @@
 // the same completed run. Deciding it lets the subagent finish; the CLI-started follow-up run is recorded.
 // The CLI is the same process throughout: none leaked, none killed, none started again.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  backgroundSubagentScenario,
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-} from '../../src/testing/index.js';
-import { DurableHost, isRunningPid, killEverything } from './helpers/durable-host.js';
+import { backgroundSubagentScenario } from '../../src/testing/index.js';
+import { isRunningPid, openDurableScene } from './helpers/durable-host.js';
 import { signal } from './helpers/sdk-session.js';
 import {
   allEvents,
@@ -27,33 +20,12 @@ import {
 
 describe('supervisor: a detached CLI outlives its SIGKILLed host', { timeout: 180_000 }, () => {
   it('keeps a late subagent approval pending under its id, answerable by the next host', async (t) => {
-    const scratch = createScratch('warden-durable-');
     const rootEnded = signal();
-    const mock = await startMockModel({
-      script: backgroundSubagentScenario({ askAfter: rootEnded.promise }),
-    });
-    const dataDir = join(scratch.dir, 'data');
-    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-    const cliPids = new Set<number>();
-    const hosts: DurableHost[] = [];
-    const state: { sup?: Supervisor } = {};
-    t.after(async () => {
-      try {
-        await state.sup?.close({ stopAgents: true });
-      } finally {
-        killEverything(hosts, cliPids, scratch.home);
-        await mock.close();
-        await waitForNoProcess(scratch.home);
-        scratch.cleanup();
-      }
-    });
-
-    const config = { dataDir, claudePath: pinnedClaudePath(), env };
-    const first = new DurableHost(
-      { ...config, threads: [{ cwd: scratch.cwd, prompt: '[[bg]] start a background agent' }] },
-      cliPids,
+    const scene = await openDurableScene(t, () =>
+      backgroundSubagentScenario({ askAfter: rootEnded.promise }),
     );
-    hosts.push(first);
+    const { scratch, config, mock } = scene;
+    const first = scene.host({ threads: [{ cwd: scratch.cwd, prompt: '[[bg]] start a background agent' }] });
     const started = await first.waitForEvent('session.process_started');
     const cliPid = Number(started.data.pid);
     assert.equal(typeof started.data.spoolDir, 'string', 'the CLI runs detached, with a spool');
@@ -65,7 +37,7 @@ describe('supervisor: a detached CLI outlives its SIGKILLed host', { timeout: 18
     assert.ok(isRunningPid(cliPid), 'the CLI outlives its SIGKILLed host');
 
     const sup = await Supervisor.open(config);
-    state.sup = sup;
+    scene.sup = sup;
     assert.equal(sup.recovered.processesReattached, 1);
     assert.equal(sup.recovered.processesStopped, 0);
     assert.equal(sup.recovered.approvalsExpired, 0);

@@ -6,12 +6,24 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import type { StoredEvent } from '../../../src/supervisor/index.js';
+import type { StoredEvent, Supervisor } from '../../../src/supervisor/index.js';
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  startMockModel,
+  type MockModel,
+  type MockScript,
+  type Scratch,
+} from '../../../src/testing/index.js';
 import { signalGroup } from '../../../src/transport/process-tree.js';
 import { processesUsingHome } from './sdk-session.js';
+import { waitForNoProcess } from './supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../../fixtures/supervisor-durable-host.ts', import.meta.url));
 
@@ -168,4 +180,59 @@ export function killEverything(
       // Gone meanwhile.
     }
   }
+}
+
+/** What a durable-session test works with: one data dir, the mock model, host processes, a supervisor. */
+export interface DurableScene {
+  readonly scratch: Scratch;
+  readonly mock: MockModel;
+  readonly dataDir: string;
+  /** What Supervisor.open() and every host take: the data dir, the pinned CLI, the offline environment. */
+  readonly config: { dataDir: string; claudePath: string; env: Record<string, string | undefined> };
+  readonly cliPids: Set<number>;
+  /** The supervisor the test opens itself, if any; closed with its agents at the end. */
+  sup: Supervisor | undefined;
+  /** Starts a host process on the data dir; it and every CLI it records are killed at the end, always. */
+  host(extra?: Omit<HostConfig, 'dataDir' | 'claudePath' | 'env'>): DurableHost;
+}
+
+/**
+ * A scratch dir, the mock model answering `script(scratch)`, and the cleanup every durable test needs: the
+ * test's own supervisor closed with stopAgents, then every host and recorded CLI group SIGKILLed, and the
+ * end awaited, so no detached CLI outlives the test even when it fails.
+ */
+export async function openDurableScene(
+  t: TestContext,
+  script: (scratch: Scratch) => MockScript,
+  { noProcessWaitMs }: { noProcessWaitMs?: number } = {},
+): Promise<DurableScene> {
+  const scratch = createScratch('warden-durable-');
+  const mock = await startMockModel({ script: script(scratch) });
+  const dataDir = join(scratch.dir, 'data');
+  const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
+  const hosts: DurableHost[] = [];
+  const scene: DurableScene = {
+    scratch,
+    mock,
+    dataDir,
+    config: { dataDir, claudePath: pinnedClaudePath(), env },
+    cliPids: new Set(),
+    sup: undefined,
+    host: (extra = {}) => {
+      const host = new DurableHost({ ...scene.config, ...extra }, scene.cliPids);
+      hosts.push(host);
+      return host;
+    },
+  };
+  t.after(async () => {
+    try {
+      await scene.sup?.close({ stopAgents: true });
+    } finally {
+      killEverything(hosts, scene.cliPids, scratch.home);
+      await mock.close();
+      await waitForNoProcess(scratch.home, noProcessWaitMs);
+      scratch.cleanup();
+    }
+  });
+  return scene;
 }
