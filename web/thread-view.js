@@ -4,6 +4,7 @@
 // live events extend it through the shared state.
 
 import * as api from './api.js';
+import { cliProcessLine } from './cli-process.js';
 import { h, replace } from './dom.js';
 import { MODES, folderName } from './format.js';
 import { subagentTree } from './subagent-tree.js';
@@ -33,6 +34,7 @@ export class ThreadView {
     this.title = h('h1', { id: 'thread-heading' }, 'Thread');
     this.cwd = h('p', { class: 'muted cwd' });
     this.status = h('span', { class: 'thread-status' });
+    this.process = h('p', { class: 'muted cli-process', hidden: '' });
     this.tree = h('div', { class: 'tree-box' });
     /** @type {Map<ThreadMode, HTMLInputElement>} */
     this.modeInputs = new Map();
@@ -83,6 +85,7 @@ export class ThreadView {
             this.title,
             this.cwd,
             this.status,
+            this.process,
           ),
           h(
             'div',
@@ -147,6 +150,9 @@ export class ThreadView {
       this.tree,
       subagentTree(this.state, this.threadId, (subagentId) => void this.#stopSubagent(subagentId)),
     );
+    const processLine = cliProcessLine(this.state.logs.get(this.threadId) ?? []);
+    this.process.hidden = processLine === null;
+    this.process.textContent = processLine ?? '';
     if (this.#loaded) this.timeline.render(buildTimeline(this.state.logs.get(this.threadId) ?? []));
   }
 

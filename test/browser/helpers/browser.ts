@@ -23,8 +23,11 @@ export interface Browser {
   screenshot: (name: string, page?: Page) => Promise<string>;
 }
 
+/** What openBrowser needs of a Warden: an in-process one, or a `warden serve` child process. */
+export type BrowserHost = Pick<Warden, 'scratch' | 'beforeClose'> & { server: { loginLink(): string } };
+
 export async function openBrowser(
-  warden: Warden,
+  warden: BrowserHost,
   options: {
     viewport?: { width: number; height: number };
     mobile?: boolean;

@@ -1,0 +1,169 @@
+// A real `warden serve` SIGKILLed while a background subagent's approval waits in the inbox (its root run
+// already completed), then started again on the same data dir and port: after a reload and a new login the
+// inbox still shows the card, Approve answers it, the subagent finishes and the CLI's own follow-up run is
+// recorded. The thread view says the CLI runs detached and was re-attached. One CLI process throughout.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  startMockModel,
+} from '../../src/testing/index.js';
+import { isAlive } from '../../src/transport/exit-watch.js';
+import { signal } from '../e2e/helpers/sdk-session.js';
+import {
+  cleanupOnExit,
+  freePort,
+  pollFor,
+  startServe,
+  threadEvents,
+  type Json,
+  type ServeProcess,
+} from '../e2e/helpers/serve-process.js';
+import { assertNoProcessLeft, waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
+import { whenActionable } from './helpers/actionable.js';
+import { openBrowser } from './helpers/browser.js';
+import { demoScript, DEMO_PROMPT, SUBAGENT_READ } from './helpers/scenarios.js';
+
+const loginLinkOf = (serve: ServeProcess): string => {
+  const link = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(serve.process.stdout())?.[1];
+  assert.ok(link !== undefined, serve.process.stdout());
+  return link;
+};
+
+test(
+  'the inbox card outlives a SIGKILLed warden serve and is answered after it restarts',
+  { timeout: 180_000 },
+  async (t) => {
+    // Teardown in one place, in order: the browser, the server, every CLI, the mock, the scratch.
+    const scratch = createScratch('warden-durable-ui-');
+    const closers: (() => Promise<void>)[] = [];
+    const parts: { mock?: Awaited<ReturnType<typeof startMockModel>> } = {};
+    t.after(async () => {
+      try {
+        for (const close of closers.reverse()) await close();
+      } finally {
+        await parts.mock?.close();
+        await waitForNoProcess(scratch.home);
+        scratch.cleanup();
+      }
+    });
+    const cleanup = cleanupOnExit(t, scratch.home);
+    const rootEnded = signal();
+    const mock = await startMockModel({ script: demoScript(rootEnded.promise) });
+    parts.mock = mock;
+    const env = {
+      ...offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+      CLAUDE_CODE_EXECUTABLE: pinnedClaudePath(),
+    };
+    const dataDir = join(scratch.dir, 'data');
+    const port = await freePort();
+    const servers: ServeProcess[] = [];
+    closers.push(async () => {
+      for (const serve of servers)
+        if (serve.process.child.exitCode === null) await serve.kill().catch(() => {});
+    });
+
+    const first = await startServe(t, dataDir, env, { port });
+    servers.push(first);
+    const created = await first.api('/api/threads', {
+      cwd: scratch.cwd,
+      mode: 'supervised',
+      prompt: DEMO_PROMPT,
+    });
+    const threadId = String(created.thread.id);
+    const rootRunId = String(created.run.id);
+    await pollFor('the root run completed', async () => {
+      const { runs } = await first.api(`/api/threads/${threadId}`);
+      return (runs as Json[]).find((r) => r.id === rootRunId && r.status === 'completed');
+    });
+    rootEnded.fire();
+    const asked = await pollFor('the subagent asks', async () => {
+      const { approvals } = await first.api('/api/approvals?status=pending');
+      return (approvals as Json[])[0];
+    });
+    const { thread } = await first.api(`/api/threads/${threadId}`);
+    const identity = {
+      pid: thread.cliProcess.pid as number,
+      startTicks: thread.cliProcess.startTime as number,
+    };
+    cleanup.track(identity.pid);
+
+    const { page, screenshot } = await openBrowser(
+      { scratch, beforeClose: (fn) => closers.push(fn), server: { loginLink: () => loginLinkOf(first) } },
+      { link: loginLinkOf(first) },
+    );
+    const card = () => page.locator('.approval', { hasText: SUBAGENT_READ.file_path });
+    await card().waitFor();
+    await page.goto(`${first.url}/#/threads/${threadId}`);
+    const processLine = page.locator('.cli-process');
+    await processLine.filter({ hasText: `CLI pid ${identity.pid} · detached` }).waitFor();
+    assert.doesNotMatch((await processLine.textContent()) ?? '', /re-attached/);
+    await page.goto(`${first.url}/#/`);
+    await card().waitFor();
+
+    await first.kill();
+    assert.ok(isAlive(identity), 'the CLI outlives the SIGKILLed server');
+    const second = await startServe(t, dataDir, env, { port });
+    servers.push(second);
+    assert.match(second.process.stderr(), /re-attached to 1 agent/);
+    // The restarted server knows no browser session: a reload asks to log in; the new link signs in.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Not logged in' }).waitFor();
+    await page.goto(loginLinkOf(second));
+    await page.locator('#connection[data-state="live"]').waitFor();
+    await card().waitFor();
+    assert.equal(await page.locator('.approval').count(), 1, 'one card: the same approval, not a second one');
+    await whenActionable(card());
+    t.diagnostic(
+      `restarted serve spawned -> card answerable in the re-logged page: ${Date.now() - second.spawnedAt} ms`,
+    );
+    await screenshot('durable-serve-restart-inbox');
+    await card()
+      .getByRole('button', { name: /Approve once/ })
+      .click();
+    await card().waitFor({ state: 'detached' });
+
+    const events = await pollFor('the CLI-started follow-up run ended', async () => {
+      const all = await threadEvents(second, threadId);
+      return all.some((e) => e.type === 'run.ended' && e.data.origin?.kind === 'task-notification')
+        ? all
+        : undefined;
+    });
+    const decided = events.filter((e) => e.type === 'approval.decided' && e.data.by === 'user');
+    assert.deepEqual(
+      decided.map((e) => [String(e.data.approvalId), String(e.data.behavior)]),
+      [[String(asked.id), 'allow']],
+      'the same approval id was answered, once, by the page',
+    );
+    assert.deepEqual(
+      events.filter((e) => e.type === 'subagent.ended').map((e) => String(e.data.status)),
+      ['completed'],
+    );
+    assert.deepEqual(
+      events.filter((e) => e.type === 'session.started').map((e) => Number(e.data.generation)),
+      [1],
+      'no second CLI was started',
+    );
+    assert.ok(isAlive(identity), 'the same CLI process carries on');
+
+    await page.goto(`${second.url}/#/threads/${threadId}`);
+    await processLine
+      .filter({ hasText: `CLI pid ${identity.pid} · detached · re-attached after a restart` })
+      .waitFor();
+    await screenshot('durable-serve-restart-thread');
+
+    await second.api(`/api/threads/${threadId}/stop`, {});
+    await page.locator('.cli-process[hidden]').waitFor({ state: 'attached' });
+    second.process.child.kill('SIGTERM');
+    assert.deepEqual(await second.process.exited, { code: 0, signal: null });
+    await waitForNoProcess(scratch.home);
+    assertNoProcessLeft(scratch.home);
+    const spools = join(dataDir, 'cli');
+    assert.deepEqual(existsSync(spools) ? readdirSync(spools) : [], [], 'no spool left');
+  },
+);
