@@ -1,5 +1,6 @@
 // The benchmarks, in report order. Names are what `npm run bench -- <name>` selects.
 import type { Benchmark, PendingBenchmark } from '../lib/model.js';
+import { durableBenchmark } from './durable.js';
 import { memoryBenchmark } from './memory.js';
 import { orphanBenchmark } from './orphan.js';
 import { permissionsBenchmark } from './permissions.js';
@@ -14,4 +15,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   memoryBenchmark,
   realCliBenchmark,
   supervisorServerBenchmark,
+  durableBenchmark,
 ];

@@ -1,6 +1,6 @@
-// The first host of bench/durable-reattach.ts: opens a Supervisor on the dataDir it is given, starts one
-// thread per cwd with a prompt whose tool call needs an approval, prints `ready` once every approval is
-// pending, and waits to be SIGKILLed. argv[2]: JSON { dataDir, claudePath, env, cwds }.
+// The first host of a re-attach run (bench/durable/reattach.ts): opens a Supervisor on the dataDir it is
+// given, starts one thread per cwd with a prompt whose tool call needs an approval, prints `ready` once
+// every approval is pending, and waits to be SIGKILLed. argv[2]: JSON { dataDir, claudePath, env, cwds }.
 import { Supervisor } from '../../src/supervisor/index.js';
 
 const { dataDir, claudePath, env, cwds } = JSON.parse(process.argv[2] ?? '{}') as {

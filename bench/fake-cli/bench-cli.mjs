@@ -9,6 +9,7 @@
 //   BENCH_ORPHAN_MS   orphan: how long the grandchild holding stdout lives                  [2000]
 //   BENCH_COUNT       permissions: requests; throughput: messages                           [1000]
 //   BENCH_BYTES       throughput: approximate size of one message line                      [1024]
+//   BENCH_RATE        throughput: messages per second, paced block by block; 0 = flat out      [0]
 //
 // Modes:
 //   orphan       Writes system/init and one assistant message, starts a grandchild (`sleep`) that inherits
@@ -20,11 +21,12 @@
 //                times each round trip here, from writing the request line to reading the reply line. The
 //                `result` carries them as bench_latencies_ms. Exits 0 when stdin ends.
 //   throughput   Writes system/init, then BENCH_COUNT assistant messages of about BENCH_BYTES bytes each as fast
-//                as the pipe takes them, then a `result`. Exits 0 when stdin ends.
+//                as the pipe takes them (or at BENCH_RATE), then a `result`. Exits 0 when stdin ends.
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const mode = process.env.BENCH_MODE ?? '';
 const count = Number(process.env.BENCH_COUNT ?? 1000);
@@ -213,10 +215,17 @@ async function throughput() {
   const perBlock = Math.max(1, Math.floor(65536 / line.length));
   const block = Buffer.from(line.repeat(perBlock));
   const single = Buffer.from(line);
+  const rate = Number(process.env.BENCH_RATE ?? 0);
   await emit(systemInit());
+  const began = performance.now();
   let left = count;
   for (; left >= perBlock; left -= perBlock) {
     if (!process.stdout.write(block)) await once(process.stdout, 'drain');
+    // Paced: the next block is due when the messages written so far are at the rate.
+    if (rate > 0) {
+      const ahead = began + ((count - left + perBlock) / rate) * 1000 - performance.now();
+      if (ahead > 0) await sleep(ahead);
+    }
   }
   for (; left > 0; left -= 1) {
     if (!process.stdout.write(single)) await once(process.stdout, 'drain');

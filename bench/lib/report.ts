@@ -185,10 +185,11 @@ function howToRun(): string[] {
     'npm run bench -- orphan throughput  # only the named benchmarks; prints the report, writes nothing',
     '```',
     '',
-    'Names: `orphan`, `permissions`, `throughput`, `memory`, `real-cli`, `supervisor-server`. The fake CLI ' +
-      'the first four use is `bench/fake-cli/bench-cli.mjs` (`bench/fake-cli/idle-cli.sh` for memory); ' +
+    'Names: `orphan`, `permissions`, `throughput`, `memory`, `real-cli`, `supervisor-server`, `durable`. The ' +
+      'fake CLI the first four use is `bench/fake-cli/bench-cli.mjs` (`bench/fake-cli/idle-cli.sh` for memory); ' +
       'benchmark 5 drives the real CLI through the testkit’s mock model; benchmark 6 runs the supervisor and ' +
-      'the server with a scripted CLI (`bench/supervisor-server/`). The other top-level scripts in `bench/` ' +
+      'the server with a scripted CLI (`bench/supervisor-server/`); benchmark 7 re-attaches to real CLIs and ' +
+      'reads the bench CLI through a pipe and a spool (`bench/durable/`). The other top-level scripts in `bench/` ' +
       'are standalone probes (each says how to run it in its header), not part of this comparison.',
   ];
 }
