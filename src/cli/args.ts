@@ -21,6 +21,9 @@ Commands:
                          and the next serve on the same data dir re-attaches with their approvals)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
+  status         Show each thread's CLI process: pid, running or gone, detached or not, pending
+                 approvals, and whether a server holds the data dir (never takes it over)
+      --port N, --host HOST   where that server listens, to ask it (default 4390, 127.0.0.1)
   demo           Start a scripted demo (no API key needed): a background subagent asks for permission
       --port N, --host HOST   as for serve (default port: any free one)
 
@@ -53,7 +56,8 @@ export type Command =
     }
   | ({ name: 'serve' } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
-  | ({ name: 'login' } & ServerFlags);
+  | ({ name: 'login' } & ServerFlags)
+  | ({ name: 'status' } & ServerFlags);
 
 interface ServerFlags {
   port?: number;
@@ -83,6 +87,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
   serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents'],
   login: ['port', 'host', 'data-dir'],
+  status: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
 };
 
@@ -132,7 +137,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['stop-agents'] === true ? { stopAgents: true } : {}),
     ...common,
   };
-  if (name === 'serve' || name === 'login') return { name, ...flags };
+  if (name === 'serve' || name === 'login' || name === 'status') return { name, ...flags };
   return { name: 'demo', ...flags };
 }
 

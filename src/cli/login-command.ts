@@ -17,11 +17,15 @@ export function loginCommand(command: Extract<Command, { name: 'login' }>): numb
     process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const host = command.host ?? '127.0.0.1';
-  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(`${loginLink(`http://${name}:${command.port ?? DEFAULT_PORT}`, token)}\n`);
+  process.stdout.write(`${loginLink(serverUrlFor(command.host, command.port), token)}\n`);
   process.stderr.write(
     'Open it in your browser within 15 minutes; it works once. Keep it private until then.\n',
   );
   return 0;
+}
+
+/** Where a server started with `--host`/`--port` is reached from this machine. */
+export function serverUrlFor(host = '127.0.0.1', port = DEFAULT_PORT): string {
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
