@@ -114,7 +114,9 @@ try {
   let spoolFinalBytes = 0;
   if (detached !== undefined && spool !== undefined) {
     spoolLength = statSync(spool).size;
-    await detached.releaseBefore(detached.offset);
+    // The transport's wait between release steps does not keep a process alive; this one must wait.
+    const keepAlive = setInterval(() => undefined, 1000);
+    await detached.releaseBefore(detached.offset).finally(() => clearInterval(keepAlive));
     spoolFinalBytes = diskUse(spool);
     spoolPeakBytes = Math.max(spoolPeakBytes, spoolFinalBytes);
   }

@@ -8,6 +8,7 @@
 // to exit (SIGTERM to its group). Any exit that was not asked for is an error, and a host that attached to
 // a CLI it did not spawn cannot learn the exit status (it is not the parent): it reports the exit without.
 import { open } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { ProcessExitError, TransportClosedError, WardenError, toError } from '../protocol/errors.js';
 import type { ChildExit } from './child-transport.js';
@@ -26,8 +27,13 @@ type Frame = Record<string, unknown>;
 
 const SPOOL_OFFSET = Symbol('warden.spoolOffset');
 const STDERR_TAIL_BYTES = 8 * 1024;
-/** Processed spool is given back to the file system in steps of at least this much. */
+/** Processed spool is given back to the file system in steps of at least this much, */
 const RELEASE_STEP_BYTES = 1024 * 1024;
+/**
+ * and at most this often: each step runs a `fallocate` process, and forking it costs the host several
+ * milliseconds of CPU. A burst of output is released in a few large steps instead of one per MiB.
+ */
+const RELEASE_INTERVAL_MS = 100;
 const EXCERPT_CHARS = 200;
 
 /** The spool offset just past `frame`, for frames read by a DetachedTransport; undefined otherwise. */
@@ -71,8 +77,16 @@ export class DetachedTransport implements CliTransport {
   #framesTaken = false;
   #closing: Promise<void> | undefined;
   #offset: number;
+  /** The offset the last step started released up to. */
   #released = 0;
+  /** The largest offset a caller said is committed. */
+  #committed = 0;
+  #lastStepAt = Number.NEGATIVE_INFINITY;
+  /** The step waiting for its turn, if any; later calls join it. */
+  #nextStep: Promise<unknown> | undefined;
   #releasing: Promise<unknown> = Promise.resolve();
+  /** Aborted when this host stops using the spool: a step still waiting is dropped. */
+  readonly #stopReleasing = new AbortController();
 
   constructor(options: DetachedTransportOptions) {
     this.#options = options;
@@ -163,15 +177,30 @@ export class DetachedTransport implements CliTransport {
 
   /**
    * The host has committed everything before `offset`: the spool's disk space before it may go. Done in
-   * steps, one at a time, in the background (the promise settles when the step is done); a file system
-   * that cannot punch holes keeps the data.
+   * steps of at least 1 MiB, one at a time and at most one per 100 ms, in the background; a step covers
+   * the largest offset committed by the time it starts, and the promise settles when the step that covers
+   * `offset` is done. A file system that cannot punch holes keeps the data.
    */
   releaseBefore(offset: number): Promise<unknown> {
-    if (offset - this.#released < RELEASE_STEP_BYTES || offset > this.#offset) return this.#releasing;
-    this.#released = offset;
-    const path = this.#options.paths.output;
-    this.#releasing = this.#releasing.then(() => releaseProcessed(path, offset));
-    return this.#releasing;
+    if (offset > this.#offset) return this.#releasing;
+    this.#committed = Math.max(this.#committed, offset);
+    if (this.#committed - this.#released < RELEASE_STEP_BYTES) return this.#nextStep ?? this.#releasing;
+    if (this.#nextStep === undefined) {
+      this.#releasing = this.#releasing.then(() => this.#releaseStep());
+      this.#nextStep = this.#releasing;
+    }
+    return this.#nextStep;
+  }
+
+  async #releaseStep(): Promise<unknown> {
+    const { signal } = this.#stopReleasing;
+    const wait = this.#lastStepAt + RELEASE_INTERVAL_MS - performance.now();
+    if (wait > 0) await delay(wait, undefined, { ref: false, signal }).catch(() => undefined);
+    this.#nextStep = undefined;
+    if (signal.aborted) return 'nothing_to_release';
+    this.#released = this.#committed;
+    this.#lastStepAt = performance.now();
+    return releaseProcessed(this.#options.paths.output, this.#released);
   }
 
   /** The CLI never sees the end of its input pipe: ending input asks it to exit. Idempotent. */
@@ -242,6 +271,7 @@ export class DetachedTransport implements CliTransport {
   }
 
   #release(): void {
+    this.#stopReleasing.abort();
     this.#reader.close();
     this.#input?.abandon(new TransportClosedError('The transport was closed'));
   }
