@@ -39,8 +39,10 @@ test(
   'the inbox card outlives a SIGKILLed warden serve and is answered after it restarts',
   { timeout: 180_000 },
   async (t) => {
-    // Teardown in one place, in order: the browser, the server, every CLI, the mock, the scratch.
+    // Teardown: every CLI this test started (by process group), then the browser, the servers, the mock
+    // and the scratch.
     const scratch = createScratch('warden-durable-ui-');
+    const cleanup = cleanupOnExit(t, scratch.home);
     const closers: (() => Promise<void>)[] = [];
     const parts: { mock?: Awaited<ReturnType<typeof startMockModel>> } = {};
     t.after(async () => {
@@ -52,7 +54,6 @@ test(
         scratch.cleanup();
       }
     });
-    const cleanup = cleanupOnExit(t, scratch.home);
     const rootEnded = signal();
     const mock = await startMockModel({ script: demoScript(rootEnded.promise) });
     parts.mock = mock;
@@ -114,13 +115,14 @@ test(
     // The restarted server knows no browser session: a reload asks to log in; the new link signs in.
     await page.reload();
     await page.getByRole('heading', { name: 'Not logged in' }).waitFor();
+    const loggedInAt = Date.now();
     await page.goto(loginLinkOf(second));
     await page.locator('#connection[data-state="live"]').waitFor();
     await card().waitFor();
     assert.equal(await page.locator('.approval').count(), 1, 'one card: the same approval, not a second one');
     await whenActionable(card());
     t.diagnostic(
-      `restarted serve spawned -> card answerable in the re-logged page: ${Date.now() - second.spawnedAt} ms`,
+      `restarted serve: spawned -> banner ${second.readyAt - second.spawnedAt} ms, -> card answerable after reload and login ${Date.now() - second.spawnedAt} ms (from the login ${Date.now() - loggedInAt} ms)`,
     );
     await screenshot('durable-serve-restart-inbox');
     await card()

@@ -63,8 +63,10 @@ describe('warden serve SIGKILLed with a late subagent approval pending', { timeo
     const second = await startServe(t, session.dataDir, session.env, { port });
     assert.match(second.process.stderr(), /re-attached to 1 agent/);
     const again = await pendingApproval(second, 'Read');
-    const answerableMs = Date.now() - second.spawnedAt;
-    t.diagnostic(`restarted serve spawned -> approval pending over HTTP: ${answerableMs} ms`);
+    const answerableAt = Date.now();
+    t.diagnostic(
+      `restarted serve: spawned -> banner ${second.readyAt - second.spawnedAt} ms, -> approval pending over HTTP ${answerableAt - second.spawnedAt} ms`,
+    );
     assert.equal(again.id, asked.id, 'the same approval id is pending');
     assert.equal(again.runId, rootRunId, 'routed to the same completed run');
 

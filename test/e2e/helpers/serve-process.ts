@@ -17,8 +17,9 @@ export interface ServeProcess {
   readonly process: WardenProcess;
   readonly url: string;
   readonly token: string;
-  /** When the child was spawned (Date.now()). */
+  /** When the child was spawned, and when it printed its banner (Date.now()). */
   readonly spawnedAt: number;
+  readonly readyAt: number;
   /** GET (no body) or POST a JSON body with the bearer token; fails the test on a non-2xx answer. */
   api(path: string, body?: unknown): Promise<Json>;
   /** SIGKILL, then resolves when the process is gone. */
@@ -58,6 +59,7 @@ export async function startServe(
     if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
   });
   await child.waitFor('stdout', /Press Ctrl-C to stop\./);
+  const readyAt = Date.now();
   const url = /(http:\/\/127\.0\.0\.1:\d+)\/login#/.exec(child.stdout())?.[1];
   assert.ok(url !== undefined, child.stdout());
   const token = readFileSync(join(dataDir, 'server-token'), 'utf8').trim();
@@ -66,6 +68,7 @@ export async function startServe(
     url,
     token,
     spawnedAt,
+    readyAt,
     async api(path, body) {
       const response = await fetch(`${url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
