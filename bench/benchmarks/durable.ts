@@ -172,6 +172,9 @@ function longFigures(sizes: Sizes, outcomes: readonly Outcome<ReadSample>[]): Fi
     digits: 1,
   });
   return [
+    wardenFigureOf({ ...spec('cpu', 'host CPU per 100k frames'), unit: 'ms', digits: 0 }, outcomes, (s) =>
+      per100k(s.cpuMs, sizes.longFrames),
+    ),
     wardenFigureOf(spec('length', 'spool apparent length'), outcomes, (s) => mib(s.spoolLength)),
     wardenFigureOf(spec('peak', 'spool peak on disk'), outcomes, (s) => mib(s.spoolPeakBytes)),
     wardenFigureOf(spec('final', 'spool on disk at the end'), outcomes, (s) => mib(s.spoolFinalBytes)),
@@ -243,9 +246,11 @@ function costTarget(figures: readonly Figure[], outcomes: readonly Outcome<Pair>
 }
 
 const COST_GAP =
-  'The detached reader reads a file that does not wake it as a pipe does: it reads on while there is data ' +
-  'and waits for a change notification (fs.watch) or a poll when at the end, and releases processed ' +
-  'spool through `fallocate` processes. Fewer, larger reads and fewer release steps would narrow it.';
+  'What the detached read adds to the piped one (a `--cpu-prof` of 200k frames): each release step forks ' +
+  'a `fallocate` process, ~3.7 ms of host CPU per fork (now at most one step per 100 ms, down from one ' +
+  'per MiB); the per-frame async generator in `DetachedTransport.frames()` and the non-enumerable offset ' +
+  'property on each frame, ~0.7 µs per frame; the file read through the thread pool. A hand-written ' +
+  'iterator over the reader’s batches (as the piped `FrameQueue` is) would remove the per-frame await.';
 
 function spoolTarget(figures: readonly Figure[], outcomes: readonly Outcome<ReadSample>[]): TargetCheck {
   const peak = medianOf(figures, 'long-peak');
@@ -253,11 +258,12 @@ function spoolTarget(figures: readonly Figure[], outcomes: readonly Outcome<Read
   const length = medianOf(figures, 'long-length');
   const failed = failures(outcomes);
   const met =
-    peak === undefined || final === undefined ? undefined : failed.length === 0 && peak <= 2 && final <= 2;
+    peak === undefined || final === undefined ? undefined : failed.length === 0 && peak <= 4 && final <= 4;
   return {
     target:
-      'over a long session whose reader keeps up, the spool holds at most 2 MiB on disk, however long it ' +
-      'grows (peak and end)',
+      'over a long session whose reader keeps up, the spool holds at most 4 MiB on disk, however long it ' +
+      'grows (peak and end): the 1 MiB release step, what the writer adds in one 100 ms release interval ' +
+      '(1.6 MiB at this session’s 16 MB/s), and a margin',
     met,
     standing:
       `${show(length, 0, ' MiB')} written; peak ${show(peak, 1, ' MiB')} on disk, ${show(final, 1, ' MiB')} at ` +
@@ -267,9 +273,9 @@ function spoolTarget(figures: readonly Figure[], outcomes: readonly Outcome<Read
           gap:
             failed.length > 0
               ? `failed runs: ${describeFailures(failed)}`
-              : 'processed spool is released in steps of 1 MiB once committed; a larger peak means the ' +
-                'reader fell behind the writer (a loaded machine), and the backlog is unread data that ' +
-                'must stay.',
+              : 'processed spool is released in steps of at least 1 MiB, at most one per 100 ms, once ' +
+                'committed; a larger peak means the reader fell behind the writer (a loaded machine), and ' +
+                'the backlog is unread data that must stay.',
         }
       : {}),
   };
@@ -279,6 +285,7 @@ export const durableBenchmark: Benchmark = {
   name: NAME,
   title: TITLE,
   async run(context: BenchContext): Promise<BenchmarkResult> {
+    pairsRun = 0;
     const sizes: Sizes = context.quick
       ? {
           reattach: [
@@ -288,7 +295,7 @@ export const durableBenchmark: Benchmark = {
           costFrames: 20_000,
           costPairs: 2,
           longFrames: 100_000,
-          longRate: 50_000,
+          longRate: 40_000,
           frameBytes: 400,
         }
       : {
@@ -300,7 +307,7 @@ export const durableBenchmark: Benchmark = {
           costFrames: 100_000,
           costPairs: 5,
           longFrames: 1_000_000,
-          longRate: 50_000,
+          longRate: 40_000,
           frameBytes: 400,
         };
     const reattachBoundMs = 180_000;
@@ -418,5 +425,11 @@ const DURABLE_NOTES: readonly string[] = [
     'piped ratios, taken in the same run, are disturbed less.',
   'The burst’s spool peak is the unread backlog: the bench CLI writes flat out, faster than any host ' +
     'parses, and a file, unlike a pipe, does not hold the writer back. A real CLI writes at the model’s ' +
-    'pace; the long session shows a writer the reader keeps up with.',
+    'pace; the long session shows a writer the reader keeps up with (still far faster than a real CLI). ' +
+    'Its host CPU per frame is higher than the burst’s: a paced writer wakes the reader for every block ' +
+    '(a change notification, a read, a short batch) where a burst is read in full 256 KiB chunks.',
+  'Release policy: `DetachedTransport.releaseBefore` after each commit frees the processed spool in steps ' +
+    'of at least 1 MiB, at most one per 100 ms (each step forks `fallocate`). Before the 100 ms floor (one ' +
+    'step per MiB), `bench/detached.ts --runs 5` measured host CPU detached / piped 1.38 (458 / 634 ms per ' +
+    '100k frames); with it, 1.26 (413 / 521 ms), on the same loaded machine minutes apart.',
 ];

@@ -114,9 +114,7 @@ try {
   let spoolFinalBytes = 0;
   if (detached !== undefined && spool !== undefined) {
     spoolLength = statSync(spool).size;
-    // The transport's wait between release steps does not keep a process alive; this one must wait.
-    const keepAlive = setInterval(() => undefined, 1000);
-    await detached.releaseBefore(detached.offset).finally(() => clearInterval(keepAlive));
+    await detached.releaseBefore(detached.offset);
     spoolFinalBytes = diskUse(spool);
     spoolPeakBytes = Math.max(spoolPeakBytes, spoolFinalBytes);
   }

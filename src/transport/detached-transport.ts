@@ -195,7 +195,9 @@ export class DetachedTransport implements CliTransport {
   async #releaseStep(): Promise<unknown> {
     const { signal } = this.#stopReleasing;
     const wait = this.#lastStepAt + RELEASE_INTERVAL_MS - performance.now();
-    if (wait > 0) await delay(wait, undefined, { ref: false, signal }).catch(() => undefined);
+    // Keeps the host alive for at most the interval, so that a caller awaiting the release sees it settle;
+    // close() and detach() cut it short.
+    if (wait > 0) await delay(wait, undefined, { signal }).catch(() => undefined);
     this.#nextStep = undefined;
     if (signal.aborted) return 'nothing_to_release';
     this.#released = this.#committed;
