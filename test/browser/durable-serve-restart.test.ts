@@ -21,8 +21,11 @@ import {
   pollFor,
   startServe,
   threadEvents,
-  type Json,
   type ServeProcess,
+  createThread,
+  runCompleted,
+  pendingApproval,
+  trackedCli,
 } from '../e2e/helpers/serve-process.js';
 import { assertNoProcessLeft, waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
 import { whenActionable } from './helpers/actionable.js';
@@ -71,28 +74,12 @@ test(
 
     const first = await startServe(t, dataDir, env, { port });
     servers.push(first);
-    const created = await first.api('/api/threads', {
-      cwd: scratch.cwd,
-      mode: 'supervised',
-      prompt: DEMO_PROMPT,
-    });
-    const threadId = String(created.thread.id);
-    const rootRunId = String(created.run.id);
-    await pollFor('the root run completed', async () => {
-      const { runs } = await first.api(`/api/threads/${threadId}`);
-      return (runs as Json[]).find((r) => r.id === rootRunId && r.status === 'completed');
-    });
+    const { threadId, runId: rootRunId } = await createThread(first, scratch.cwd, DEMO_PROMPT);
+    await runCompleted(first, threadId, rootRunId);
     rootEnded.fire();
-    const asked = await pollFor('the subagent asks', async () => {
-      const { approvals } = await first.api('/api/approvals?status=pending');
-      return (approvals as Json[])[0];
-    });
-    const { thread } = await first.api(`/api/threads/${threadId}`);
-    const identity = {
-      pid: thread.cliProcess.pid as number,
-      startTicks: thread.cliProcess.startTime as number,
-    };
-    cleanup.track(identity.pid);
+    const asked = await pendingApproval(first);
+    const { pid, startTicks } = await trackedCli(first, threadId, cleanup);
+    const identity = { pid, startTicks };
 
     const { page, screenshot } = await openBrowser(
       { scratch, beforeClose: (fn) => closers.push(fn), server: { loginLink: () => loginLinkOf(first) } },

@@ -9,7 +9,15 @@ import { scenario } from '../../src/testing/index.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
 import { signalGroup } from '../../src/transport/process-tree.js';
 import { spawnWarden, startCommandSession, type CommandSession } from './helpers/server-command.js';
-import { cleanupOnExit, freePort, pollFor, startServe, type Json } from './helpers/serve-process.js';
+import {
+  cleanupOnExit,
+  freePort,
+  pollFor,
+  startServe,
+  createThread,
+  pendingApproval,
+  trackedCli,
+} from './helpers/serve-process.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 async function status(session: CommandSession, args: string[] = []) {
@@ -38,22 +46,10 @@ describe('warden status', { timeout: 180_000 }, () => {
 
     const port = await freePort();
     const first = await startServe(t, session.dataDir, session.env, { port });
-    const created = await first.api('/api/threads', {
-      cwd: session.scratch.cwd,
-      mode: 'supervised',
-      prompt: '[[ask]] go',
-    });
-    const threadId = String(created.thread.id);
-    await pollFor('a pending approval', async () => {
-      const { approvals } = await first.api('/api/approvals?status=pending');
-      return (approvals as Json[])[0];
-    });
-    const { thread } = await first.api(`/api/threads/${threadId}`);
-    const identity = {
-      pid: thread.cliProcess.pid as number,
-      startTicks: thread.cliProcess.startTime as number,
-    };
-    cleanup.track(identity.pid);
+    const { threadId } = await createThread(first, session.scratch.cwd, '[[ask]] go');
+    await pendingApproval(first);
+    const { pid, startTicks } = await trackedCli(first, threadId, cleanup);
+    const identity = { pid, startTicks };
     const running = `thread ${threadId}  pid ${identity.pid}  running  detached  1 pending approval  ${session.scratch.cwd}`;
 
     const held = await status(session, ['--port', String(port)]);

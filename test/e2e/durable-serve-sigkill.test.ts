@@ -18,17 +18,12 @@ import {
   pollFor,
   startServe,
   threadEvents,
-  type Json,
-  type ServeProcess,
+  createThread,
+  runCompleted,
+  pendingApproval,
+  trackedCli,
 } from './helpers/serve-process.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
-
-async function pendingApproval(serve: ServeProcess, toolName: string): Promise<Json> {
-  return pollFor(`a pending ${toolName} approval`, async () => {
-    const { approvals } = (await serve.api('/api/approvals?status=pending')) as { approvals: Json[] };
-    return approvals.find((a) => a.toolName === toolName);
-  });
-}
 
 describe('warden serve SIGKILLed with a late subagent approval pending', { timeout: 180_000 }, () => {
   it('keeps it pending under its id for the next serve, which answers it over HTTP', async (t) => {
@@ -37,25 +32,18 @@ describe('warden serve SIGKILLed with a late subagent approval pending', { timeo
     const cleanup = cleanupOnExit(t, session.scratch.home);
     const port = await freePort();
     const first = await startServe(t, session.dataDir, session.env, { port });
-    const created = await first.api('/api/threads', {
-      cwd: session.scratch.cwd,
-      mode: 'supervised',
-      prompt: BACKGROUND_AGENT_PROMPT,
-    });
-    const threadId = String(created.thread.id);
-    const rootRunId = String(created.run.id);
-    await pollFor('the root run completed', async () => {
-      const { runs } = await first.api(`/api/threads/${threadId}`);
-      return (runs as Json[]).find((r) => r.id === rootRunId && r.status === 'completed');
-    });
+    const { threadId, runId: rootRunId } = await createThread(
+      first,
+      session.scratch.cwd,
+      BACKGROUND_AGENT_PROMPT,
+    );
+    await runCompleted(first, threadId, rootRunId);
     rootEnded.fire();
     const asked = await pendingApproval(first, 'Read');
     assert.equal(asked.runId, rootRunId, 'the request is routed to the completed run');
-    const { thread } = await first.api(`/api/threads/${threadId}`);
-    const cli = thread.cliProcess as Json;
-    cleanup.track(cli.pid as number);
+    const cli = await trackedCli(first, threadId, cleanup);
     assert.equal(typeof cli.spoolDir, 'string', 'the CLI runs detached');
-    const identity = { pid: cli.pid as number, startTicks: cli.startTime as number };
+    const identity = { pid: cli.pid, startTicks: cli.startTicks };
 
     await first.kill();
     assert.ok(isAlive(identity), 'the CLI outlives the SIGKILLed server');

@@ -106,3 +106,41 @@ export async function threadEvents(serve: ServeProcess, threadId: string): Promi
     since = page.lastSeq as number;
   }
 }
+
+/** Creates a thread whose first message is `prompt`; resolves with its id and that message's run. */
+export async function createThread(
+  serve: ServeProcess,
+  cwd: string,
+  prompt: string,
+): Promise<{ threadId: string; runId: string }> {
+  const created = await serve.api('/api/threads', { cwd, mode: 'supervised', prompt });
+  return { threadId: String(created.thread.id), runId: String(created.run.id) };
+}
+
+/** Resolves once the run has completed. */
+export async function runCompleted(serve: ServeProcess, threadId: string, runId: string): Promise<void> {
+  await pollFor('the root run completed', async () => {
+    const { runs } = await serve.api(`/api/threads/${threadId}`);
+    return (runs as Json[]).find((r) => r.id === runId && r.status === 'completed');
+  });
+}
+
+/** The first pending approval (of `toolName`, when given). */
+export function pendingApproval(serve: ServeProcess, toolName?: string): Promise<Json> {
+  return pollFor(`a pending ${toolName ?? ''} approval`, async () => {
+    const { approvals } = (await serve.api('/api/approvals?status=pending')) as { approvals: Json[] };
+    return approvals.find((a) => toolName === undefined || a.toolName === toolName);
+  });
+}
+
+/** The thread's CLI process as the server records it, tracked so the test kills it whatever happens. */
+export async function trackedCli(
+  serve: ServeProcess,
+  threadId: string,
+  cleanup: { track(pid: number): void },
+): Promise<{ pid: number; startTicks: number; spoolDir: unknown }> {
+  const { thread } = await serve.api(`/api/threads/${threadId}`);
+  const cli = thread.cliProcess as Json;
+  cleanup.track(cli.pid as number);
+  return { pid: cli.pid as number, startTicks: cli.startTime as number, spoolDir: cli.spoolDir };
+}
