@@ -7,6 +7,8 @@ import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
 import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
+import type { ActionLinks } from './notify/action-links.js';
+import { hookRoutes } from './notify/routes-hooks.js';
 import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
 import { loginRoute, sessionRoutes } from './routes-session.js';
@@ -20,6 +22,8 @@ export interface AppDeps {
   sessions: SessionRegistry;
   /** The API token: the key login tickets are checked with. */
   token: string;
+  /** The notification action links; without them `/hooks` does not exist. */
+  links?: ActionLinks;
   webRoot: string;
   info: InfoResponse;
   onError: (error: unknown) => void;
@@ -62,6 +66,10 @@ export function createApp(deps: AppDeps): Hono {
   app.all('/api/*', (c) => {
     throw new ApiError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`);
   });
+
+  // Notification action links: the link's token is the credential (notify/routes-hooks.ts).
+  if (deps.links !== undefined)
+    app.route('/hooks', hookRoutes({ supervisor: deps.supervisor, guard, links: deps.links }));
 
   // The login page (served here, not from the web root, so it works without the UI installed): its
   // script trades the ticket in the link's fragment for the session cookie (login-page.ts).

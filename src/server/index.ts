@@ -10,3 +10,9 @@ export {
 } from './sessions.js';
 export { DEFAULT_STREAM_LIMITS, type StreamLimits } from './ws-stream.js';
 export * from './api-schema.js';
+export { verifySignature, SIGNATURE_HEADER } from './notify/signature.js';
+export { WEBHOOK_SECRET_FILE } from './notify/webhook-secret.js';
+export { WEBHOOK_FORMATS, type WebhookFormat } from './notify/formats.js';
+export type { NotifyOptions } from './notify/notify-options.js';
+export type { RequestedNotice, ResolvedNotice, Notice } from './notify/notice.js';
+export { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from './notify/webhook-endpoint.js';

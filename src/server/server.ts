@@ -10,6 +10,10 @@ import { createAdaptorServer } from '@hono/node-server';
 import { THREAD_MODES, type Supervisor } from '../supervisor/index.js';
 import { createApp } from './app.js';
 import { mintLoginTicket } from './login-ticket.js';
+import { ActionLinks } from './notify/action-links.js';
+import { resolveNotifyOptions, type NotifyOptions } from './notify/notify-options.js';
+import { WebhookChannel } from './notify/webhook-channel.js';
+import { loadOrCreateWebhookSecret } from './notify/webhook-secret.js';
 import { RequestGuard } from './request-guard.js';
 import { SessionRegistry } from './sessions.js';
 import { loadOrCreateToken } from './token.js';
@@ -39,6 +43,8 @@ export interface ServerOptions {
    * one to keep sessions across two server objects of one process (a restart of the server alone).
    */
   sessions?: SessionRegistry;
+  /** Notification channels; every one is off by default (docs/server.md, *Notifications*). */
+  notify?: NotifyOptions;
 }
 
 export interface WardenServer {
@@ -56,6 +62,8 @@ export interface WardenServer {
   readonly tokenPath: string;
   /** The token file was created by this start (first start with this data directory). */
   readonly tokenCreated: boolean;
+  /** `<dataDir>/webhook-secret`, the key webhook bodies are signed with; null when no webhook is set. */
+  readonly webhookSecretPath: string | null;
   readonly port: number;
   /** WebSocket clients connected now. */
   readonly openSockets: number;
@@ -78,15 +86,19 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   if (options.sessions !== undefined && !(options.sessions instanceof SessionRegistry))
     throw new TypeError('options.sessions must be a SessionRegistry');
   const onError = options.onError ?? ((error: unknown) => console.error('warden server:', error));
+  const notify = resolveNotifyOptions(options.notify);
 
   const loaded = loadOrCreateToken(dataDir);
   const sessions = options.sessions ?? new SessionRegistry();
   const guard = new RequestGuard(loaded.token, host, sessions);
+  const webhookSecret = notify.webhooks.length > 0 ? loadOrCreateWebhookSecret(dataDir) : undefined;
+  const links = webhookSecret === undefined ? undefined : new ActionLinks({ ttlMs: notify.linkTtlMs });
   const app = createApp({
     supervisor,
     guard,
     sessions,
     token: loaded.token,
+    ...(links === undefined ? {} : { links }),
     webRoot: options.webRoot ?? fileURLToPath(new URL('../../web/', import.meta.url)),
     info: {
       version: packageVersion(),
@@ -120,6 +132,19 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   const bound = (server.address() as AddressInfo).port;
   guard.port = bound;
   const url = `http://${urlHost(host)}:${bound}`;
+  const webhooks =
+    webhookSecret === undefined || links === undefined
+      ? undefined
+      : new WebhookChannel({
+          supervisor,
+          targets: notify.webhooks,
+          links,
+          linkTtlMs: notify.linkTtlMs,
+          baseUrl: url,
+          secret: webhookSecret.secret,
+          limits: notify.delivery,
+          onError,
+        });
 
   let closing: Promise<void> | undefined;
   return {
@@ -129,12 +154,14 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     token: loaded.token,
     tokenPath: loaded.path,
     tokenCreated: loaded.created,
+    webhookSecretPath: webhookSecret?.path ?? null,
     port: bound,
     get openSockets() {
       return sockets.count;
     },
     close() {
       closing ??= (async () => {
+        await webhooks?.close();
         sockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();

@@ -126,8 +126,11 @@ export interface ApprovalDecision {
    * `alwaysAllowRules`, with destination `session`. Null otherwise.
    */
   updatedPermissions: unknown[] | null;
-  /** `user` through decide(); `policy` when a mode change settled it. */
-  by: 'user' | 'policy';
+  /**
+   * `user` through decide(); `webhook` through decide() from a notification's action link; `policy` when a
+   * mode change settled it.
+   */
+  by: 'user' | 'policy' | 'webhook';
 }
 
 export interface ApprovalRecord {

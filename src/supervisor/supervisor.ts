@@ -167,7 +167,7 @@ export class Supervisor {
   #decide(approvalId: string, decision: Decision): ApprovalRecord {
     this.#checkOpen();
     validateId(approvalId, 'approvalId');
-    const { behavior, message, interrupt } = validateDecision(decision);
+    const { behavior, message, interrupt, by } = validateDecision(decision);
     const approval = this.#approval(approvalId);
     if (approval.status !== 'pending')
       throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
@@ -189,7 +189,7 @@ export class Supervisor {
     this.#core.commit(approval.threadId, [
       {
         type: 'approval.decided',
-        data: { approvalId, behavior, message, interrupt, updatedPermissions, by: 'user' },
+        data: { approvalId, behavior, message, interrupt, updatedPermissions, by },
       },
     ]);
     return this.#approval(approvalId);

@@ -77,6 +77,8 @@ export interface Decision {
   message?: string;
   /** With deny: also stop the turn, as if the user pressed Escape. */
   interrupt?: boolean;
+  /** Where the answer came from, for the record (`approval.decided`'s `by`); default `user`. */
+  by?: 'user' | 'webhook';
 }
 
 export interface ThreadView {

@@ -55,9 +55,10 @@ export function validateText(text: unknown): string {
 export function validateDecision(decision: unknown): Required<Pick<Decision, 'behavior'>> & {
   message: string | null;
   interrupt: boolean;
+  by: 'user' | 'webhook';
 } {
   if (!isRecord(decision)) throw new ValidationError('a decision is { behavior, message?, interrupt? }');
-  const { behavior, message, interrupt } = decision;
+  const { behavior, message, interrupt, by } = decision;
   if (behavior !== 'allow' && behavior !== 'allow_always' && behavior !== 'deny')
     throw new ValidationError(
       `behavior must be allow, allow_always or deny; got ${JSON.stringify(behavior)}`,
@@ -69,7 +70,9 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
     throw new ValidationError('interrupt must be a boolean', 'interrupt');
   if (interrupt === true && behavior !== 'deny')
     throw new ValidationError('interrupt goes with a deny only', 'interrupt');
-  return { behavior, message: message ?? null, interrupt: interrupt ?? false };
+  if (by !== undefined && by !== 'user' && by !== 'webhook')
+    throw new ValidationError('by must be user or webhook', 'by');
+  return { behavior, message: message ?? null, interrupt: interrupt ?? false, by: by ?? 'user' };
 }
 
 /**

@@ -1,0 +1,55 @@
+// `createServer({ notify })`: which channels are on (none by default) and their limits, checked at the
+// boundary. Only http(s) webhook URLs are accepted; each receives approval previews.
+import { DEFAULT_LINK_TTL_MS } from './action-links.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from './formats.js';
+import type { WebhookTarget } from './webhook-channel.js';
+import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from './webhook-endpoint.js';
+
+export interface NotifyOptions {
+  /** POSTed to on every approval and its settling; `format` defaults to `json`. */
+  webhooks?: { url: string; format?: WebhookFormat }[];
+  /** How long an action link works (default 1 hour). */
+  linkTtlMs?: number;
+  /** Retries, timeout and queue bound per URL (defaults in DEFAULT_DELIVERY_LIMITS). */
+  delivery?: Partial<DeliveryLimits>;
+}
+
+export interface ResolvedNotify {
+  webhooks: WebhookTarget[];
+  linkTtlMs: number;
+  delivery: DeliveryLimits;
+}
+
+export function resolveNotifyOptions(notify: unknown): ResolvedNotify {
+  if (notify === undefined)
+    return { webhooks: [], linkTtlMs: DEFAULT_LINK_TTL_MS, delivery: DEFAULT_DELIVERY_LIMITS };
+  if (typeof notify !== 'object' || notify === null) throw new TypeError('options.notify must be an object');
+  const { webhooks = [], linkTtlMs = DEFAULT_LINK_TTL_MS, delivery = {} } = notify as NotifyOptions;
+  if (!Array.isArray(webhooks)) throw new TypeError('options.notify.webhooks must be an array');
+  const targets = webhooks.map((hook: unknown, i): WebhookTarget => {
+    const where = `options.notify.webhooks[${i}]`;
+    if (typeof hook !== 'object' || hook === null) throw new TypeError(`${where} must be { url, format? }`);
+    const { url, format = 'json' } = hook as { url?: unknown; format?: unknown };
+    if (!isHttpUrl(url)) throw new TypeError(`${where}.url must be an http(s) URL`);
+    if (!(WEBHOOK_FORMATS as readonly unknown[]).includes(format))
+      throw new TypeError(`${where}.format must be one of ${WEBHOOK_FORMATS.join(', ')}`);
+    return { url, format: format as WebhookFormat };
+  });
+  if (!Number.isInteger(linkTtlMs) || linkTtlMs < 1000)
+    throw new TypeError('options.notify.linkTtlMs must be an integer of at least 1000');
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...delivery };
+  for (const [key, value] of Object.entries(limits))
+    if (!Number.isInteger(value) || value < (key === 'baseDelayMs' ? 0 : 1))
+      throw new TypeError(`options.notify.delivery.${key} must be a positive integer`);
+  return { webhooks: targets, linkTtlMs, delivery: limits };
+}
+
+export function isHttpUrl(url: unknown): url is string {
+  if (typeof url !== 'string') return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
