@@ -2,6 +2,8 @@
 // says what was wrong; the usage text is the reference (docs/cli.md says the same at more length).
 import { parseArgs } from 'node:util';
 
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
+import { isHttpUrl } from '../server/notify/notify-options.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
 
 export const USAGE = `Usage: warden <command> [options]
@@ -19,6 +21,9 @@ Commands:
       --host HOST        default 127.0.0.1; any other value exposes the server to that network
       --stop-agents      on Ctrl-C/SIGTERM end the agents too (default: they keep running, detached,
                          and the next serve on the same data dir re-attaches with their approvals)
+      --webhook URL      POST each approval (a preview of its input, single-use allow/deny links) and
+                         its settling to this http(s) URL, signed; repeatable (default: none)
+      --webhook-format F json | slack | ntfy, for the --webhook before it (default: json)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   status         Show each thread's CLI process: pid, running or gone, detached or not, pending
@@ -54,7 +59,7 @@ export type Command =
       dataDir?: string;
       claude?: string;
     }
-  | ({ name: 'serve' } & ServerFlags)
+  | ({ name: 'serve'; webhooks?: { url: string; format: WebhookFormat }[] } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
   | ({ name: 'status' } & ServerFlags);
@@ -79,13 +84,15 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   claude: { type: 'string' },
   'stop-agents': { type: 'boolean' },
+  webhook: { type: 'string', multiple: true },
+  'webhook-format': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
 
 const ALLOWED: Record<string, readonly string[]> = {
   run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
-  serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents'],
+  serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents', 'webhook', 'webhook-format'],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
@@ -94,7 +101,13 @@ const ALLOWED: Record<string, readonly string[]> = {
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -137,8 +150,38 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['stop-agents'] === true ? { stopAgents: true } : {}),
     ...common,
   };
-  if (name === 'serve' || name === 'login' || name === 'status') return { name, ...flags };
+  if (name === 'serve') {
+    const webhooks = parseWebhooks(parsed.tokens);
+    return { name, ...flags, ...(webhooks.length === 0 ? {} : { webhooks }) };
+  }
+  if (name === 'login' || name === 'status') return { name, ...flags };
   return { name: 'demo', ...flags };
+}
+
+/** `--webhook URL [--webhook-format F]`, in order: a format applies to the URL given before it. */
+function parseWebhooks(
+  tokens: readonly { kind: string; name?: string; value?: string | undefined }[],
+): { url: string; format: WebhookFormat }[] {
+  const webhooks: { url: string; format: WebhookFormat }[] = [];
+  let formatted = true;
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'webhook') {
+      if (!isHttpUrl(token.value))
+        throw new UsageError(`--webhook must be an http(s) URL, got '${token.value ?? ''}'`);
+      webhooks.push({ url: token.value, format: 'json' });
+      formatted = false;
+    } else if (token.name === 'webhook-format') {
+      const last = webhooks.at(-1);
+      if (last === undefined || formatted)
+        throw new UsageError('--webhook-format goes after the --webhook it applies to');
+      if (!(WEBHOOK_FORMATS as readonly (string | undefined)[]).includes(token.value))
+        throw new UsageError(`--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}`);
+      last.format = token.value as WebhookFormat;
+      formatted = true;
+    }
+  }
+  return webhooks;
 }
 
 function parsePort(text: string): number {

@@ -32,8 +32,14 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       dataDir,
       port: command.port ?? DEFAULT_PORT,
       ...(command.host === undefined ? {} : { host: command.host }),
+      ...(command.webhooks === undefined ? {} : { notify: { webhooks: command.webhooks } }),
     });
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host));
+    if (command.webhooks !== undefined && server.webhookSecretPath !== null)
+      process.stdout.write(
+        `Webhooks: ${command.webhooks.length} URL(s) receive approval previews and single-use decision links; ` +
+          `bodies are signed with the key in ${server.webhookSecretPath}\n`,
+      );
     await shutdown.requested;
     process.stderr.write(
       command.stopAgents === true
