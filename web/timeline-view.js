@@ -185,20 +185,24 @@ export class TimelineView {
   }
 }
 
+/** Who answered an approval, as the end of a badge: a person here, the policy, or a webhook's link. */
+const DECIDED_BY = /** @type {Record<string, string>} */ ({
+  policy: ' by policy',
+  webhook: ' through a webhook link',
+});
+
 /** @param {Permission} permission */
 function permissionBadge(permission) {
+  const by = DECIDED_BY[permission.by ?? ''] ?? ' by you';
   const words = {
     pending: 'waiting for approval',
     allowed:
       permission.via === 'policy'
         ? 'allowed by policy'
         : permission.behavior === 'allow_always'
-          ? `always allowed${permission.by === 'policy' ? ' by policy' : ' by you'}`
-          : `approved${permission.by === 'policy' ? ' by policy' : ' by you'}`,
-    denied:
-      permission.via === 'approval'
-        ? `denied${permission.by === 'policy' ? ' by policy' : ' by you'}`
-        : 'denied by policy',
+          ? `always allowed${by}`
+          : `approved${by}`,
+    denied: permission.via === 'approval' ? `denied${by}` : 'denied by policy',
     cancelled: 'cancelled',
     expired: 'expired',
   }[permission.outcome];

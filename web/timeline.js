@@ -11,7 +11,7 @@
  * @property {'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired'} outcome
  * @property {string | null} approvalId
  * @property {string | null} behavior allow, allow_always or deny, once decided
- * @property {string | null} by `user` or `policy`
+ * @property {string | null} by `user`, `policy` or `webhook`
  * @property {string | null} detail the deny message, the rule, the cancel reason or the failed check
  */
 
