@@ -34,12 +34,14 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       ...(command.host === undefined ? {} : { host: command.host }),
       ...(command.webhooks === undefined ? {} : { notify: { webhooks: command.webhooks } }),
     });
-    printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host));
-    if (command.webhooks !== undefined && server.webhookSecretPath !== null)
-      process.stdout.write(
-        `Webhooks: ${command.webhooks.length} URL(s) receive approval previews and single-use decision links; ` +
-          `bodies are signed with the key in ${server.webhookSecretPath}\n`,
-      );
+    const notes =
+      command.webhooks !== undefined && server.webhookSecretPath !== null
+        ? [
+            `Webhooks: ${command.webhooks.length} URL(s) receive approval previews and single-use decision ` +
+              `links; bodies are signed with the key in ${server.webhookSecretPath}`,
+          ]
+        : [];
+    printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host), notes);
     await shutdown.requested;
     process.stderr.write(
       command.stopAgents === true
@@ -63,6 +65,7 @@ export function printBanner(
   dataDir: string,
   host: string | undefined,
   loginCommand?: string,
+  notes: readonly string[] = [],
 ): void {
   const lines = [
     `Warden is running at ${server.url}`,
@@ -76,7 +79,7 @@ export function printBanner(
     lines.push(
       `Listening on ${host}: anyone who can reach it and has a login link or the token controls your agents.`,
     );
-  lines.push('Press Ctrl-C to stop.', '');
+  lines.push(...notes, 'Press Ctrl-C to stop.', '');
   process.stdout.write(lines.join('\n'));
 }
 

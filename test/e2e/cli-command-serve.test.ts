@@ -69,3 +69,25 @@ describe('warden serve', () => {
     assert.deepEqual(await second.serve.exited, { code: 0, signal: null });
   });
 });
+
+describe('warden serve --webhook', () => {
+  it('says in its banner, before it is ready, where webhook bodies are signed from', async (t) => {
+    const session = await startCommandSession(t);
+    const serve = spawnWarden(
+      ['serve', '--port', '0', '--data-dir', session.dataDir, '--webhook', 'http://127.0.0.1:9/hook'],
+      session.env,
+    );
+    t.after(() => {
+      if (serve.child.exitCode === null) serve.child.kill('SIGKILL');
+    });
+    await serve.waitFor('stdout', /Press Ctrl-C to stop\./);
+    const banner = serve.stdout();
+    const secret = join(session.dataDir, 'webhook-secret');
+    const note = banner.indexOf(`Webhooks: 1 URL(s) receive approval previews`);
+    assert.ok(note !== -1 && note < banner.indexOf('Press Ctrl-C to stop.'), banner);
+    assert.ok(banner.includes(secret), banner);
+    assert.equal(statSync(secret).mode & 0o777, 0o600);
+    serve.child.kill('SIGINT');
+    assert.equal((await serve.exited).code, 0);
+  });
+});
