@@ -2,6 +2,7 @@
 // connection to the server: a link is a ticket minted from the server token (login-ticket.ts), which only
 // the data directory's owner can read. The running server accepts it once, within 15 minutes; a server
 // started after it was printed does not.
+import { liveServerAddress } from '../server/address-file.js';
 import { loginLink } from '../server/index.js';
 import { readToken } from '../server/token.js';
 import type { Command } from './args.js';
@@ -17,11 +18,20 @@ export function loginCommand(command: Extract<Command, { name: 'login' }>): numb
     process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  process.stdout.write(`${loginLink(serverUrlFor(command.host, command.port), token)}\n`);
+  process.stdout.write(`${loginLink(serverUrlOf(dataDir, command), token)}\n`);
   process.stderr.write(
     'Open it in your browser within 15 minutes; it works once. Keep it private until then.\n',
   );
   return 0;
+}
+
+/**
+ * Where the data directory's server is reached: as `--host`/`--port` say when given, else where the
+ * running server recorded it (any port), else the default address.
+ */
+export function serverUrlOf(dataDir: string, flags: { host?: string; port?: number }): string {
+  if (flags.host !== undefined || flags.port !== undefined) return serverUrlFor(flags.host, flags.port);
+  return liveServerAddress(dataDir)?.url ?? serverUrlFor();
 }
 
 /** Where a server started with `--host`/`--port` is reached from this machine. */

@@ -12,7 +12,7 @@ import { DATABASE_FILE } from '../supervisor/supervisor.js';
 import { isAlive } from '../transport/exit-watch.js';
 import type { Command } from './args.js';
 import { defaultDataDir } from './data-dir.js';
-import { serverUrlFor } from './login-command.js';
+import { serverUrlOf } from './login-command.js';
 
 export async function statusCommand(command: Extract<Command, { name: 'status' }>): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
@@ -26,7 +26,7 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
     out.push('Server: none holds the data directory (read from the store)');
     threads = snapshot.threads;
   } else {
-    const url = serverUrlFor(command.host, command.port);
+    const url = serverUrlOf(dataDir, command);
     try {
       threads = await askServer(url, readToken(dataDir).token);
     } catch (error) {

@@ -9,6 +9,7 @@ import { createAdaptorServer } from '@hono/node-server';
 
 import { THREAD_MODES, type Supervisor } from '../supervisor/index.js';
 import { createApp } from './app.js';
+import { removeAddressFile, writeAddressFile } from './address-file.js';
 import { mintLoginTicket } from './login-ticket.js';
 import { ActionLinks } from './notify/action-links.js';
 import { resolveNotifyOptions, type NotifyOptions } from './notify/notify-options.js';
@@ -132,6 +133,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   const bound = (server.address() as AddressInfo).port;
   guard.port = bound;
   const url = `http://${urlHost(host)}:${bound}`;
+  writeAddressFile(dataDir, url);
   const webhooks =
     webhookSecret === undefined || links === undefined
       ? undefined
@@ -161,6 +163,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     },
     close() {
       closing ??= (async () => {
+        removeAddressFile(dataDir, url);
         await webhooks?.close();
         sockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -91,3 +91,29 @@ describe('warden serve --webhook', () => {
     assert.equal((await serve.exited).code, 0);
   });
 });
+
+describe('the address of a running server', () => {
+  it('is found by warden login and warden status without --port, and goes with the server', async (t) => {
+    const session = await startCommandSession(t);
+    const first = await serveOnce(session.dataDir, session.env);
+    t.after(() => {
+      if (first.serve.child.exitCode === null) first.serve.child.kill('SIGKILL');
+    });
+    const address = join(session.dataDir, 'server.json');
+    assert.equal(statSync(address).mode & 0o777, 0o600);
+
+    const login = spawnWarden(['login', '--data-dir', session.dataDir], session.env);
+    assert.deepEqual(await login.exited, { code: 0, signal: null }, login.stderr());
+    const link = login.stdout().trim();
+    assert.ok(link.startsWith(`${first.url}/login#`), `${link} is on the server's own port`);
+    assert.equal((await loginWithLink(link)).status, 204);
+
+    const status = spawnWarden(['status', '--data-dir', session.dataDir], session.env);
+    assert.deepEqual(await status.exited, { code: 0, signal: null }, status.stderr());
+    assert.ok(status.stdout().includes(`Server: running, holds the data directory (${first.url})`));
+
+    first.serve.child.kill('SIGINT');
+    assert.equal((await first.serve.exited).code, 0);
+    assert.throws(() => statSync(address), /ENOENT/, 'a stopped server leaves no address behind');
+  });
+});
