@@ -18,7 +18,7 @@ export function loginCommand(command: Extract<Command, { name: 'login' }>): numb
     process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  process.stdout.write(`${loginLink(serverUrlOf(dataDir, command), token)}\n`);
+  process.stdout.write(`${loginLink(serverUrlOf(dataDir, command) ?? serverUrlFor(), token)}\n`);
   process.stderr.write(
     'Open it in your browser within 15 minutes; it works once. Keep it private until then.\n',
   );
@@ -27,11 +27,12 @@ export function loginCommand(command: Extract<Command, { name: 'login' }>): numb
 
 /**
  * Where the data directory's server is reached: as `--host`/`--port` say when given, else where the
- * running server recorded it (any port), else the default address.
+ * running server recorded it (any port); undefined when neither says. Never a guess: `warden status`
+ * sends the token there, and any local user may listen on the default port.
  */
-export function serverUrlOf(dataDir: string, flags: { host?: string; port?: number }): string {
+export function serverUrlOf(dataDir: string, flags: { host?: string; port?: number }): string | undefined {
   if (flags.host !== undefined || flags.port !== undefined) return serverUrlFor(flags.host, flags.port);
-  return liveServerAddress(dataDir)?.url ?? serverUrlFor();
+  return liveServerAddress(dataDir)?.url;
 }
 
 /** Where a server started with `--host`/`--port` is reached from this machine. */

@@ -27,6 +27,15 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
     threads = snapshot.threads;
   } else {
     const url = serverUrlOf(dataDir, command);
+    if (url === undefined) {
+      process.stdout.write(`${out.join('\n')}\n`);
+      process.stderr.write(
+        'warden: another process holds the data directory, and no server address is recorded in it ' +
+          '(it may be a warden run; an address file that another user owns or may write is ignored); ' +
+          'pass the --port/--host its server listens on\n',
+      );
+      return 1;
+    }
     try {
       threads = await askServer(url, readToken(dataDir).token);
     } catch (error) {
