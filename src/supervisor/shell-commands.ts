@@ -40,6 +40,8 @@ interface Collector {
 
 export function analyzeShell(source: string): ShellAnalysis {
   const out: Collector = { commands: [], opaque: [], effects: [], writes: [] };
+  // The program receives its command line as C strings: a NUL cuts the command where the parse does not.
+  if (source.includes('\0')) out.opaque.push('the command contains a NUL character');
   try {
     analyzeCode(source, out, 0, []);
   } catch {

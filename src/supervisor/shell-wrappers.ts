@@ -7,15 +7,24 @@
 // | command, builtin                 | after the options (`command -v x` only looks `x` up: none)        |
 // | busybox                          | its first argument names the applet                               |
 // | exec, nohup, setsid, nice,       | after the options (and their arguments); `env` also skips         |
-// | stdbuf, ionice, time, env, doas  | NAME=value and runs `-S string` as words                          |
-// | timeout                          | after the options and the duration                                |
+// | stdbuf, ionice, time, env, doas, | NAME=value and runs `-S string` as words                          |
+// | pkexec, unbuffer, strace,        |                                                                   |
+// | ltrace, nsenter, unshare,        |                                                                   |
+// | setpriv, systemd-run             |                                                                   |
+// | timeout, chroot, taskset, chrt   | after the options and one operand (duration, root, mask, priority)|
+// | flock                            | after the options and the lock file, or `-c STRING` as code       |
 // | sudo                             | after the options and NAME=value; with -s/-i, the rest as code    |
 // | xargs                            | after the options (default `echo`); its arguments come from stdin |
 // | find                             | each `-exec`/`-execdir`/`-ok`/`-okdir` … `;` or `+`               |
 // | sh, bash, zsh, dash, ksh, …      | `-c STRING`: the string parsed as shell code; with no script      |
-// |                                  | file, the code is stdin (a static here-document is parsed)        |
-// | su                               | `-c STRING` parsed as shell code                                  |
+// |                                  | file, with `-s`, or with `-`/`/dev/stdin` as the script, the code |
+// |                                  | is stdin (a static here-document or here-string is parsed)        |
+// | at, batch                        | stdin (unless `-f FILE`)                                          |
+// | su, runuser, script              | `-c STRING` parsed as shell code (runuser -u: after the options)  |
 // | watch, trap                      | their first argument (watch: all of them) parsed as shell code    |
+//
+// Options are read as getopt reads them: clustered (`-iu root` is `-i -u root`), with an argument
+// attached (`-uroot`, `--user=root`) or in the next word.
 // | eval, source, `.`, alias, hash,  | opaque: the shell decides what runs only when it runs             |
 // | enable                           |                                                                   |
 import { basename } from 'node:path';
@@ -52,7 +61,7 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
   stdbuf: new Set(['-i', '-o', '-e', '--input', '--output', '--error']),
   ionice: new Set(['-c', '-n', '--class', '--classdata']),
   time: new Set(['-f', '-o', '--format', '--output']),
-  env: new Set(['-u', '-C', '--unset', '--chdir']),
+  env: new Set(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
   doas: new Set(['-C', '-u']),
   timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
   sudo: new Set([
@@ -99,6 +108,39 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
   watch: new Set(['-n', '--interval']),
   setsid: new Set(),
   nohup: new Set(),
+  chroot: new Set(['--userspec', '--groups']),
+  taskset: new Set(),
+  chrt: new Set(['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline']),
+  flock: new Set(['-c', '--command', '-w', '-E', '--timeout', '--wait', '--conflict-exit-code']),
+  runuser: new Set(['-u', '-g', '-G', '-s', '-w', '--user', '--group', '--supp-group', '--shell']),
+  pkexec: new Set(['--user', '-u']),
+  unbuffer: new Set(),
+  strace: new Set(['-o', '-e', '-p', '-s', '-u', '-a', '-E', '-b', '-I', '-O', '-P', '-S', '-X', '-U']),
+  ltrace: new Set(['-o', '-e', '-p', '-s', '-u', '-a', '-n', '-x', '-A', '-D', '-F', '-l', '-L']),
+  nsenter: new Set(['-t', '-S', '-G', '--target', '--setuid', '--setgid']),
+  unshare: new Set(['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd']),
+  setpriv: new Set(['--reuid', '--regid', '--ruid', '--euid', '--rgid', '--egid', '--groups']),
+  'systemd-run': new Set([
+    '-u',
+    '-p',
+    '-E',
+    '-M',
+    '-H',
+    '--unit',
+    '--property',
+    '--setenv',
+    '--machine',
+    '--host',
+    '--description',
+    '--slice',
+    '--uid',
+    '--gid',
+    '--working-directory',
+  ]),
+  at: new Set(['-q', '-f', '-t']),
+  batch: new Set(['-q', '-f', '-t']),
+  su: new Set(['-c', '-g', '-G', '-s', '-w', '--command', '--session-command', '--group', '--shell']),
+  script: new Set(['-c', '-E', '-I', '-O', '-B', '-T', '-m', '--command', '--log-io', '--log-timing']),
 };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/u;
@@ -108,24 +150,59 @@ export function programName(word: string): string {
   return basename(word);
 }
 
-/** Where the first non-option word is, skipping options of `wrapper` (and NAME=value when `assignments`). */
-function afterOptions(words: Words, wrapper: string, assignments = false): number | undefined {
+interface Options {
+  /** Index of the first operand; undefined when an option is only known when the shell runs. */
+  readonly start: number | undefined;
+  /** Every option given, as `-x` or `--name`, with its argument (`undefined` for a flag). */
+  readonly given: ReadonlyMap<string, string | undefined>;
+}
+
+/** Reads the options of `wrapper` as getopt does (clusters, attached or separate arguments). */
+function readOptions(words: Words, wrapper: string, assignments = false): Options {
   const takesArgument = WITH_ARGUMENT[wrapper] ?? new Set<string>();
+  const given = new Map<string, string | undefined>();
   let i = 1;
   while (i < words.length) {
     const word = words[i];
-    if (word === undefined) return undefined;
-    if (word === '--') return i + 1;
+    if (word === undefined) return { start: undefined, given };
+    if (word === '--') return { start: i + 1, given };
     if (assignments && ASSIGNMENT.test(word)) {
       i++;
       continue;
     }
-    if (!word.startsWith('-') || word === '-') return i;
-    const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
-    // `-n 5` takes the next word; `-n5`, `--adjustment=5` carry it; `nice -5` is an old-style number.
-    i += takesArgument.has(name) && !word.includes('=') ? 2 : 1;
+    if (!word.startsWith('-') || word === '-') return { start: i, given };
+    i++;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const name = eq === -1 ? word : word.slice(0, eq);
+      if (eq !== -1) given.set(name, word.slice(eq + 1));
+      else if (takesArgument.has(name)) given.set(name, words[i++]);
+      else given.set(name, undefined);
+      continue;
+    }
+    // A cluster: `-iu root` is `-i -u root`; `-uroot` carries the argument; `nice -5` is a number.
+    for (let j = 1; j < word.length; j++) {
+      const flag = `-${word[j] ?? ''}`;
+      if (!takesArgument.has(flag)) {
+        given.set(flag, undefined);
+        continue;
+      }
+      given.set(flag, j + 1 < word.length ? word.slice(j + 1) : words[i++]);
+      break;
+    }
   }
-  return i;
+  return { start: i, given };
+}
+
+/** Where the first non-option word is, skipping options of `wrapper` (and NAME=value when `assignments`). */
+function afterOptions(words: Words, wrapper: string, assignments = false): number | undefined {
+  return readOptions(words, wrapper, assignments).start;
+}
+
+/** The value of the first of `names` given, `null` when none is. */
+function option(options: Options, ...names: string[]): string | undefined | null {
+  for (const name of names) if (options.given.has(name)) return options.given.get(name);
+  return null;
 }
 
 function commandAt(words: Words, start: number | undefined, appended = false): Inner {
@@ -134,17 +211,30 @@ function commandAt(words: Words, start: number | undefined, appended = false): I
   return start < words.length ? { kind: 'command', start, appended } : { kind: 'none' };
 }
 
+/** Script operands that make a shell read its code from stdin after all. */
+const STDIN_SCRIPTS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+/** Long shell options that take the next word as their argument. */
+const SHELL_WITH_ARGUMENT = new Set(['--rcfile', '--init-file', '-o', '+o', '-O', '+O']);
+
 function shellInner(words: Words): Inner {
+  let fromStdin = false;
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word === undefined)
       return { kind: 'opaque', why: 'an argument of the shell is only known when it runs' };
-    if (word === '--' || (!word.startsWith('-') && !word.startsWith('+'))) return { kind: 'none' }; // a script file
+    if (word === '--' || (!word.startsWith('-') && !word.startsWith('+'))) {
+      // With -s the operands are positional arguments; otherwise the first is the script file.
+      const script = word === '--' ? words[i + 1] : word;
+      if (fromStdin || script === undefined) return { kind: 'stdin' };
+      return STDIN_SCRIPTS.has(script) ? { kind: 'stdin' } : { kind: 'none' };
+    }
     if (/^-[A-Za-z]*c[A-Za-z]*$/u.test(word)) {
       const next = words.slice(i + 1).find((w) => w === undefined || !w.startsWith('-'));
       return { kind: 'code', code: next };
     }
-    if (word === '-o' || word === '+o' || word === '-O' || word === '+O') i++;
+    if (/^-[A-Za-z]*s[A-Za-z]*$/u.test(word)) fromStdin = true;
+    if (word === '-') return { kind: 'stdin' };
+    if (SHELL_WITH_ARGUMENT.has(word)) i++;
   }
   return { kind: 'stdin' };
 }
@@ -170,10 +260,9 @@ export function innerOf(words: Words): Inner {
   if (SHELLS.has(program)) return shellInner(words);
   switch (program) {
     case 'command': {
-      const start = afterOptions(words, program);
-      const options = words.slice(1, start ?? 1);
-      if (options.some((o) => o !== undefined && /^-[a-z]*[vV]/u.test(o))) return { kind: 'none' };
-      return commandAt(words, start);
+      const options = readOptions(words, program);
+      if (options.given.has('-v') || options.given.has('-V')) return { kind: 'none' };
+      return commandAt(words, options.start);
     }
     case 'busybox':
       return commandAt(words, 1);
@@ -186,30 +275,49 @@ export function innerOf(words: Words): Inner {
     case 'ionice':
     case 'time':
     case 'doas':
+    case 'pkexec':
+    case 'unbuffer':
+    case 'strace':
+    case 'ltrace':
+    case 'nsenter':
+    case 'unshare':
+    case 'setpriv':
+    case 'systemd-run':
       return commandAt(words, afterOptions(words, program));
     case 'env': {
-      const split = words.findIndex(
-        (w, i) => i > 0 && (w === '-S' || w?.startsWith('--split-string') === true),
-      );
-      if (split > 0) {
-        const word = words[split] ?? '';
-        return {
-          kind: 'code',
-          code: word.includes('=') ? word.slice(word.indexOf('=') + 1) : words[split + 1],
-        };
-      }
-      return commandAt(words, afterOptions(words, program, true));
+      const options = readOptions(words, program, true);
+      const split = option(options, '-S', '--split-string');
+      if (split !== null) return { kind: 'code', code: split };
+      return commandAt(words, options.start);
     }
-    case 'timeout': {
-      const duration = afterOptions(words, program);
-      return commandAt(words, duration === undefined ? undefined : duration + 1);
+    case 'timeout':
+    case 'chroot':
+    case 'chrt':
+    case 'taskset': {
+      const options = readOptions(words, program);
+      if (options.given.has('-p') || options.given.has('--pid')) return { kind: 'none' };
+      return commandAt(words, options.start === undefined ? undefined : options.start + 1);
+    }
+    case 'flock': {
+      const options = readOptions(words, program);
+      if (options.start === undefined) return commandAt(words, undefined);
+      const after = readOptions(['flock', ...words.slice(options.start + 1)], 'su');
+      const code = option(after, '-c', '--command') ?? option(options, '-c', '--command');
+      if (code !== null) return { kind: 'code', code };
+      return commandAt(words, options.start + 1);
     }
     case 'sudo': {
-      const start = afterOptions(words, program, true);
-      const options = words.slice(1, start ?? 1);
-      if (start !== undefined && start < words.length && options.some((o) => o === '-s' || o === '-i'))
+      const options = readOptions(words, program, true);
+      const start = options.start;
+      if (start !== undefined && start < words.length && (options.given.has('-s') || options.given.has('-i')))
         return { kind: 'code', code: joinStatic(words.slice(start)) };
       return commandAt(words, start);
+    }
+    case 'at':
+    case 'batch': {
+      const options = readOptions(words, program);
+      if (options.start === undefined) return commandAt(words, undefined);
+      return option(options, '-f') === null ? { kind: 'stdin' } : { kind: 'none' };
     }
     case 'xargs': {
       const start = afterOptions(words, program);
@@ -218,12 +326,18 @@ export function innerOf(words: Words): Inner {
     }
     case 'find':
       return findInner(words);
-    case 'su': {
-      const c = words.findIndex((w, i) => i > 0 && (w === '-c' || w === '--command'));
-      return c > 0 ? { kind: 'code', code: words[c + 1] } : { kind: 'none' };
+    case 'su':
+    case 'script':
+    case 'runuser':
+      return suInner(words, program);
+    case 'trap': {
+      const at = words[1] === '--' ? 2 : 1;
+      if (at >= words.length) return { kind: 'none' };
+      const code = words[at];
+      // `trap -p`, `trap -l` print; `trap - SIGNAL` resets.
+      if (code === '-' || (at === 1 && code !== undefined && /^-[lp]/u.test(code))) return { kind: 'none' };
+      return { kind: 'code', code };
     }
-    case 'trap':
-      return words.length > 1 && words[1] !== '-' ? { kind: 'code', code: words[1] } : { kind: 'none' };
     case 'watch': {
       const start = afterOptions(words, program);
       return start === undefined
@@ -233,6 +347,27 @@ export function innerOf(words: Words): Inner {
     default:
       return { kind: 'none' };
   }
+}
+
+/** `su`, `runuser`, `script`: a `-c STRING` anywhere (su permutes its options); runuser -u runs a command. */
+function suInner(words: Words, program: string): Inner {
+  // su and runuser take options after the user name too, so read every word as a possible option.
+  let code: string | undefined | null = null;
+  for (let i = 1; i < words.length && code === null; i++) {
+    const word = words[i];
+    if (word === undefined)
+      return { kind: 'opaque', why: `an argument of ${program} is only known when it runs` };
+    if (word === '--') break;
+    if (!word.startsWith('-')) continue;
+    const options = readOptions([program, ...words.slice(i)], program);
+    code = option(options, '-c', '--command', '--session-command');
+  }
+  if (code !== null) return { kind: 'code', code };
+  if (program === 'runuser') {
+    const options = readOptions(words, program);
+    if (option(options, '-u', '--user') !== null) return commandAt(words, options.start);
+  }
+  return { kind: 'none' };
 }
 
 function joinStatic(words: Words): string | undefined {
