@@ -108,3 +108,20 @@ describe('the address file warden status trusts', { timeout: 60_000 }, () => {
     assert.deepEqual(squatter?.seen ?? [], []);
   });
 });
+
+describe('the address warden login names', { timeout: 60_000 }, () => {
+  it('prints no link, to the default port or elsewhere, when no server recorded its address', async (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-login-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const dataDir = join(root, 'data');
+    loadOrCreateToken(dataDir);
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: tmpdir() };
+    const login = spawnWarden(['login', '--data-dir', dataDir], env, { closeStdin: true });
+    const { code } = await login.exited;
+    // A ticket opened at a guessed address would go to whoever listens there, while the server it is
+    // good for may run on another port.
+    assert.equal(login.stdout(), '', 'a link was printed for a guessed address');
+    assert.equal(code, 1);
+    assert.match(login.stderr(), /no running server/);
+  });
+});
