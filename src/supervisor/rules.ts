@@ -100,17 +100,29 @@ export function commandMatches(rule: CompiledRule, simple: SimpleCommand, effect
   if (!rule.tool.test('Bash')) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
+  // Allow compares word by word: a space in the pattern must be a boundary between words, so `'git status'`
+  // (one word: a program of that name) and `git 'status --short'` are not `git status`.
+  if (effect === 'allow')
+    return matchOneCommand(
+      pattern.trim().split(/\s+/u).join(WORD_BREAK),
+      simple.words.join(WORD_BREAK),
+      WORD_BREAK,
+    );
   if (matchOneCommand(pattern, simple.words.join(' '))) return true;
-  if (effect === 'allow') return false;
   const [program = '', ...rest] = simple.words;
   const bare = [basename(program), ...rest].join(' ');
   const barePattern = pattern.trim().replace(/^\S+/u, (first) => basename(first));
   return matchOneCommand(pattern, bare) || matchOneCommand(barePattern, bare);
 }
 
-function matchOneCommand(pattern: string, command: string): boolean {
+/** Joins words for allow matching; a NUL cannot be in a word (a command holding one is opaque). */
+const WORD_BREAK = '\0';
+
+function matchOneCommand(pattern: string, command: string, separator?: string): boolean {
   if (pattern.endsWith(':*')) {
-    const prefix = pattern.slice(0, -2).trim();
+    let prefix = pattern.slice(0, -2).trim();
+    while (separator !== undefined && prefix.endsWith(separator)) prefix = prefix.slice(0, -separator.length);
+    if (separator !== undefined) return command === prefix || command.startsWith(`${prefix}${separator}`);
     return command === prefix || command.startsWith(`${prefix} `) || command.startsWith(`${prefix}\t`);
   }
   return globToRegExp(pattern, 'text').test(command);
