@@ -70,6 +70,8 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   #finished = false;
   #closing = false;
   #detached = false;
+  /** Settles once a detached transport let go (a write under way finished). */
+  #letGo: Promise<void> = Promise.resolve();
   #recheckTimer: NodeJS.Timeout | undefined;
   #recheckAt: number | undefined;
   #ceilingTimer: NodeJS.Timeout | undefined;
@@ -307,7 +309,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     this.#queue.end(error);
     // Iteration ends at once; the CLI's own shutdown (stdin EOF → SIGTERM → SIGKILL) settles `closed`.
     const transportClosed = this.#live.then(
-      ({ transport }) => (this.#detached ? undefined : transport.close()),
+      ({ transport }) => (this.#detached ? this.#letGo : transport.close()),
       () => undefined,
     );
     void Promise.allSettled([this.#mcp.close(), transportClosed]).then(() => this.#resolveClosed());
@@ -350,7 +352,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     if (transport?.detach === undefined) throw new TypeError('this query cannot detach from its CLI');
     if (this.#closing) return;
     this.#detached = true;
-    transport.detach();
+    this.#letGo = Promise.resolve(transport.detach()).catch(() => undefined);
     this.#shutdown(undefined);
   }
 

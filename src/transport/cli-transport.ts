@@ -32,6 +32,9 @@ export interface CliTransport {
   endInput(): void;
   /** Ends the CLI and everything it started; resolves when they are gone. */
   close(): Promise<void>;
-  /** Lets go of the CLI without ending it, where the transport can (a detached CLI). */
-  detach?(): void;
+  /**
+   * Lets go of the CLI without ending it, where the transport can (a detached CLI); resolves once a
+   * write under way has finished and the transport holds nothing of the CLI's.
+   */
+  detach?(): Promise<void> | void;
 }

@@ -35,6 +35,11 @@ const RELEASE_STEP_BYTES = 1024 * 1024;
  */
 const RELEASE_INTERVAL_MS = 100;
 const EXCERPT_CHARS = 200;
+/**
+ * detach(): how long a write already under way may take to finish. A line longer than the pipe holds goes
+ * out in several writes; cut short, it would leave the CLI half a line, on which it exits.
+ */
+const DETACH_WRITE_GRACE_MS = 2000;
 
 /** The spool offset just past `frame`, for frames read by a DetachedTransport; undefined otherwise. */
 export function spoolOffsetOf(frame: object): number | undefined {
@@ -76,6 +81,7 @@ export class DetachedTransport implements CliTransport {
   #ending: 'exit' | 'detach' | undefined;
   #framesTaken = false;
   #closing: Promise<void> | undefined;
+  #detaching: Promise<void> | undefined;
   #offset: number;
   /** The offset the last step started released up to. */
   #released = 0;
@@ -224,14 +230,20 @@ export class DetachedTransport implements CliTransport {
   }
 
   /**
-   * Lets go of the CLI without ending it: stops reading and writing, leaves the process, its pipe and its
-   * spool for the next host. frames() ends without an error.
+   * Lets go of the CLI without ending it: stops reading, accepts no more writes, leaves the process, its
+   * pipe and its spool for the next host. frames() ends without an error. A write already under way is
+   * let finish (for at most 2 s), so the CLI never receives half a line; resolves once the pipe is let go.
    */
-  detach(): void {
-    if (this.#ending !== undefined) return;
+  detach(): Promise<void> {
+    if (this.#ending !== undefined) return this.#detaching ?? Promise.resolve();
     this.#ending = 'detach';
     this.#stopWatching.abort();
-    this.#release();
+    this.#stopReleasing.abort();
+    this.#reader.close();
+    this.#detaching =
+      this.#input?.release(DETACH_WRITE_GRACE_MS, new TransportClosedError('The transport was detached')) ??
+      Promise.resolve();
+    return this.#detaching;
   }
 
   /** The last 8 KiB of the CLI's stderr file. */

@@ -4,10 +4,11 @@
 // The host opens its end write-only and non-blocking: opening fails at once with ENXIO when no process
 // holds the pipe for reading (the CLI is gone), instead of blocking the event loop forever, and a
 // net.Socket over the descriptor lets libuv wait for room in the pipe instead of a thread-pool write that
-// could block for good. A write of up to PIPE_BUF bytes is atomic. A longer line goes out in one write
-// that the kernel takes whole while the pipe has room (64 KiB by default); only a host killed while such a
-// line is half in the pipe can leave a partial line, which the CLI refuses (it exits on a malformed input
-// line, checked with CLI 2.1.328), so the thread then continues as after any lost CLI: resume by id.
+// could block for good. A write of up to PIPE_BUF bytes is atomic. A longer line goes out in as many
+// writes as the pipe has room for (64 KiB by default), so a host that lets go of the pipe waits for the
+// line under way (DetachedTransport.detach); only a host killed while such a line is half in the pipe can
+// leave a partial line, which the CLI refuses (it exits on a malformed input line, checked with CLI
+// 2.1.328), so the thread then continues as after any lost CLI: resume by id.
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';

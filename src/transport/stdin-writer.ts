@@ -10,6 +10,8 @@ export class StdinWriter {
   readonly #stdin: Writable;
   readonly #onFailure: (cause: Error) => void;
   readonly #pending = new Set<(error?: Error) => void>();
+  /** Told once no write is pending any more. */
+  readonly #whenIdle: (() => void)[] = [];
   #ended = false;
   #failure: Error | undefined;
 
@@ -34,6 +36,7 @@ export class StdinWriter {
     return new Promise<void>((resolve, reject) => {
       const settle = (error?: Error): void => {
         if (!this.#pending.delete(settle)) return;
+        if (this.#pending.size === 0) for (const idle of this.#whenIdle.splice(0)) idle();
         if (error === undefined) resolve();
         else reject(error);
       };
@@ -51,6 +54,27 @@ export class StdinWriter {
     if (this.#ended) return;
     this.#ended = true;
     if (!this.#stdin.destroyed && !this.#stdin.writableEnded) this.#stdin.end();
+  }
+
+  /**
+   * Lets the writes under way finish, for at most `ms`, then releases the pipe without ending it: the
+   * reader stays for someone else to write to, and must not be left with half a line (a line longer than
+   * the pipe holds goes out in several writes). Resolves once released.
+   */
+  release(ms: number, error: Error): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.#pending.size === 0) {
+        this.abandon(error);
+        return resolve();
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        this.abandon(error);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#whenIdle.push(done);
+    });
   }
 
   /** The reader on the other side is gone: reject what is pending and release the pipe. */
