@@ -5,6 +5,7 @@
 import { forEachChild, parse, type Command, type Redirect, type SyntaxNode, type Word } from 'unbash';
 
 import { innerOf, type Words } from './shell-wrappers.js';
+import { writtenByArguments } from './shell-writes.js';
 
 export interface SimpleCommand {
   /** The words as the shell passes them: static values unquoted; the others as written. */
@@ -21,7 +22,7 @@ export interface ShellAnalysis {
   readonly opaque: readonly string[];
   /** Besides plain commands, what runs or changes state: substitutions, file writes, assignments. */
   readonly effects: readonly string[];
-  /** Files written by redirections or `tee`, as written (static targets only). */
+  /** Files written by redirections or by the command's arguments (shell-writes.ts), static ones only. */
   readonly writes: readonly string[];
 }
 
@@ -152,9 +153,7 @@ function emit(
     return;
   }
   out.commands.push({ words: texts, dynamic: appended || values.some((v) => v === undefined), via });
-  if (program === 'tee' || program.endsWith('/tee'))
-    for (const value of values.slice(1))
-      if (value !== undefined && !value.startsWith('-')) out.writes.push(value);
+  out.writes.push(...writtenByArguments(values));
   const inner = innerOf(values);
   const nextVia = [...via, program];
   switch (inner.kind) {

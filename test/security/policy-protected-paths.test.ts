@@ -76,6 +76,27 @@ describe('protected paths: one case per table entry', () => {
         'redirection',
       );
       assert.equal(verdict('full-access', 'Bash', { command: `echo x | tee -a ${target}` }), 'ask', 'tee');
+      // Programs that write the files their arguments name, also under an allow rule for the program.
+      for (const command of [
+        `cp a ${target}`,
+        `mv -f a ./${target}`,
+        `ln -sf /tmp/x ${target}`,
+        `install -m 755 a ${target}`,
+        `rsync a ${target}`,
+        `touch ${target}`,
+        `dd if=a of=${target}`,
+        `sed -i s/a/b/ ${target}`,
+        `perl -pi -e s/a/b/ ${target}`,
+        `sudo cp a ${target}`,
+      ]) {
+        assert.equal(verdict('full-access', 'Bash', { command }), 'ask', command);
+        const program = command.split(' ')[0] ?? '';
+        assert.equal(
+          verdict('supervised', 'Bash', { command }, { allow: [`Bash(${program}:*)`] }),
+          'ask',
+          command,
+        );
+      }
       assert.equal(
         verdict(
           'full-access',
@@ -92,6 +113,33 @@ describe('protected paths: one case per table entry', () => {
 });
 
 describe('protected paths: real paths, the CLI verdict and the neighbours', () => {
+  it('commands that change VCS or package-manager configuration are protected writes', () => {
+    for (const command of [
+      'git config core.fsmonitor "touch PWNED"',
+      'git -C . config --add core.hooksPath x',
+      'git config --global alias.st "!sh x"',
+      'npm config set script-shell ./x',
+      'npm set ignore-scripts false',
+      'yarn config set yarnPath ./x.js',
+    ]) {
+      assert.equal(verdict('full-access', 'Bash', { command }), 'ask', command);
+      assert.equal(
+        verdict('supervised', 'Bash', { command }, { allow: ['Bash(git:*)', 'Bash(npm:*)', 'Bash(yarn:*)'] }),
+        'ask',
+        command,
+      );
+    }
+    for (const command of [
+      'git config --get user.name',
+      'git config user.name',
+      'git config -l',
+      'npm config get x',
+      'cp a b',
+      'git status',
+    ])
+      assert.equal(verdict('full-access', 'Bash', { command }), 'allow', command);
+  });
+
   it('a symlink into a protected directory is followed, also for a file that does not exist yet', () => {
     mkdirSync(join(cwd, '.git/hooks'), { recursive: true });
     symlinkSync(join(cwd, '.git'), join(cwd, 'innocent'));
