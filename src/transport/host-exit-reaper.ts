@@ -3,7 +3,13 @@
 // on first use, SIGKILLs every tree that is still tracked. 'exit' handlers run synchronously, hence the
 // synchronous /proc scan.
 
-import { findLeftoversSync, signalGroup, signalProcess, type ProcessTree } from './process-tree.js';
+import {
+  findLeftoversSync,
+  groupIsTheCli,
+  signalGroup,
+  signalProcess,
+  type ProcessTree,
+} from './process-tree.js';
 
 const liveTrees = new Set<ProcessTree>();
 let installed = false;
@@ -29,6 +35,6 @@ function reapAll(): void {
   if (liveTrees.size === 0) return;
   const trees = [...liveTrees];
   liveTrees.clear();
-  for (const tree of trees) signalGroup(tree.pgid, 'SIGKILL');
+  for (const tree of trees) if (groupIsTheCli(tree)) signalGroup(tree.pgid, 'SIGKILL');
   for (const pid of findLeftoversSync(trees)) signalProcess(pid, 'SIGKILL');
 }

@@ -32,6 +32,8 @@ const POLL_MS = 2;
 // Reading /proc synchronously costs microseconds per process, far less than a thread-pool round trip per
 // file; slices keep a host with thousands of processes responsive during the scan.
 const SCAN_SLICE = 256;
+/** No process group has this id: a tree whose group is not the CLI's any more is matched by marker only. */
+const NO_GROUP = -1;
 
 /** The process's start time from /proc/<pid>/stat, or undefined off Linux or once it is gone. */
 export function startTicksOf(pid: number): number | undefined {
@@ -65,9 +67,25 @@ export function isRunning(pid: number): boolean {
   return stat !== undefined && isAlive(stat);
 }
 
-/** Running processes in the group or carrying the marker (never this process). Empty off Linux. */
+/**
+ * Can the group `tree.pgid` still be the CLI's? Its id is the CLI's pid, and the kernel gives no process a
+ * number that still names a group with members. So it is another's only when a process with another start
+ * time holds the pid: the CLI and its whole group were gone, and the pid went to a process that may lead
+ * a group of its own. (Without a recorded start time the pid alone is trusted.)
+ */
+export function groupIsTheCli(tree: ProcessTree): boolean {
+  if (tree.startTicks === undefined) return true;
+  const holder = startTicksOf(tree.pgid);
+  return holder === undefined || holder === tree.startTicks;
+}
+
+/**
+ * Running processes in the group or carrying the marker (never this process). The group counts only while
+ * it can still be the CLI's (groupIsTheCli). Empty off Linux.
+ */
 export async function findLeftovers(tree: ProcessTree): Promise<number[]> {
   if (!CAN_SCAN_PROC) return [];
+  tree = groupIsTheCli(tree) ? tree : { ...tree, pgid: NO_GROUP };
   const pids = listPids();
   const found: number[] = [];
   for (let start = 0; start < pids.length; start += SCAN_SLICE) {
@@ -82,7 +100,8 @@ export async function findLeftovers(tree: ProcessTree): Promise<number[]> {
 /** Synchronous variant for the host's 'exit' hook, where nothing asynchronous runs any more. */
 export function findLeftoversSync(trees: readonly ProcessTree[]): number[] {
   if (!CAN_SCAN_PROC || trees.length === 0) return [];
-  return listPids().filter((pid) => belongsToAny(pid, trees));
+  const ours = trees.map((tree) => (groupIsTheCli(tree) ? tree : { ...tree, pgid: NO_GROUP }));
+  return listPids().filter((pid) => belongsToAny(pid, ours));
 }
 
 /**
@@ -95,8 +114,9 @@ export async function killTree(tree: ProcessTree, timeoutMs = 2000): Promise<Tre
   let survivors: number[] = [];
   for (let round = 0; round < 3; round += 1) {
     const found = await findLeftovers(tree);
-    // Also reaches group members that a scan cannot see (off Linux) or that appeared since.
-    signalGroup(tree.pgid, 'SIGKILL');
+    // Also reaches group members that a scan cannot see (off Linux) or that appeared since; never a group
+    // that another process leads on the CLI's old pid.
+    if (groupIsTheCli(tree)) signalGroup(tree.pgid, 'SIGKILL');
     if (found.length === 0) break;
     for (const pid of found) {
       if (signalProcess(pid, 'SIGKILL')) killed.add(pid);
