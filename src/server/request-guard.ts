@@ -21,6 +21,8 @@ export type Caller = { via: 'token' } | { via: 'session'; session: Session };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+/** Cookies of the session's name looked at per request; a browser sends one per Path it was set for. */
+const MAX_SAME_NAME_COOKIES = 8;
 
 export class RequestGuard {
   readonly #token: string;
@@ -93,9 +95,17 @@ export class RequestGuard {
     );
   }
 
-  /** The live session the request's cookie names, if any. */
+  /**
+   * The live session the request's cookie names, if any. Every cookie of that name counts: another server
+   * on the same host can plant one (cookies are not kept per port) with a longer Path, which the browser
+   * sends first, and it must not shadow the user's live session.
+   */
   sessionOf(header: HeaderReader): Session | undefined {
-    return this.#sessions.lookup(readCookie(header('cookie'), this.cookieName));
+    for (const secret of readCookies(header('cookie'), this.cookieName).slice(0, MAX_SAME_NAME_COOKIES)) {
+      const session = this.#sessions.lookup(secret);
+      if (session !== undefined) return session;
+    }
+    return undefined;
   }
 
   #allows(name: string): boolean {
@@ -116,11 +126,13 @@ function parseHost(host: string): { name: string; port: number } | undefined {
   return { name, port: match[2] === undefined ? 80 : Number(match[2]) };
 }
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
+/** Every value the Cookie header gives `name`, in the order sent. */
+export function readCookies(header: string | undefined, name: string): string[] {
+  if (header === undefined) return [];
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
