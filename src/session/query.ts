@@ -131,7 +131,9 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     const live = { transport, channel, history };
     this.#settledLive = live;
     if (this.#finished) {
-      await transport.close();
+      // Detached before the transport came: let go of it as detach() would have.
+      if (this.#detached) this.#letGo = this.#detachFrom(transport);
+      else await transport.close();
       return live;
     }
     // initialize is always the first line the CLI reads; the prompt follows without waiting for the reply.
@@ -349,11 +351,19 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
    */
   detach(): void {
     const transport = this.#settledLive?.transport;
-    if (transport?.detach === undefined) throw new TypeError('this query cannot detach from its CLI');
+    // Before the transport exists, only one the caller provides (Options.cliTransport) may be detachable.
+    if (transport === undefined ? this.#options.cliTransport === undefined : transport.detach === undefined)
+      throw new TypeError('this query cannot detach from its CLI');
     if (this.#closing) return;
     this.#detached = true;
-    this.#letGo = Promise.resolve(transport.detach()).catch(() => undefined);
+    if (transport !== undefined) this.#letGo = this.#detachFrom(transport);
     this.#shutdown(undefined);
+  }
+
+  /** Lets go of the transport; one that cannot (a custom transport without detach) is closed. */
+  #detachFrom(transport: CliTransport): Promise<void> {
+    if (transport.detach === undefined) return transport.close();
+    return Promise.resolve(transport.detach()).catch(() => undefined);
   }
 
   async interrupt(): Promise<SDKControlInterruptResponse | undefined> {

@@ -102,6 +102,8 @@ export class LiveSession {
   /** Who waits for a subagent to end (stopSubagent), by task id. */
   readonly #endWaiters = new Map<string, (() => void)[]>();
   readonly #core: SupervisorCore;
+  /** The process an earlier host left, when this session joins it. */
+  readonly #joined: DetachedProcess | undefined;
   readonly #onEnded: LiveSessionSetup['onEnded'];
 
   constructor(core: SupervisorCore, setup: LiveSessionSetup) {
@@ -113,6 +115,7 @@ export class LiveSession {
     this.tracker = new TurnTracker(() => core.newId());
     const { attach } = setup;
     this.attached = attach !== undefined;
+    this.#joined = attach;
     if (attach !== undefined) {
       this.#restore(attach);
     }
@@ -147,9 +150,14 @@ export class LiveSession {
     if (attach !== undefined) core.reconciling.set(this.threadId, this.#reconcile());
   }
 
-  /** Whether close() can leave this process running: it runs detached and the query can let go. */
+  /**
+   * Whether close() can leave this process running: it runs detached and the query can let go. A process
+   * joined again is detached even before the query has taken its transport.
+   */
   get detachable(): boolean {
-    return this.#transport !== undefined && typeof this.query.detach === 'function';
+    return (
+      (this.#transport !== undefined || this.#joined !== undefined) && typeof this.query.detach === 'function'
+    );
   }
 
   /** The spool offset committed so far (0 for a piped process). */
@@ -159,7 +167,7 @@ export class LiveSession {
 
   /** The process's pid, for a detached one (the query's own `pid` says it for any). */
   get detachedPid(): number | undefined {
-    return this.#transport?.pid;
+    return this.#transport?.pid ?? this.#joined?.pid;
   }
 
   async #spawn(launch: CliLaunch): Promise<CliTransport> {
