@@ -28,11 +28,29 @@ export interface ShellAnalysis {
 
 /** Deeper `sh -c` nesting than this is opaque: it has no honest use and bounds the work. */
 const MAX_DEPTH = 6;
+/**
+ * Bounds on the work one command may cost, each past any honest use: the analysis of hostile input grows
+ * faster than its length (every nested substitution is parsed again, every wrapper copies the words), so
+ * without them one command could hold the supervisor for minutes or exhaust its memory.
+ */
+const MAX_SOURCE_LENGTH = 64 * 1024;
+const MAX_SUBSTITUTION_NESTING = 32;
+const MAX_WRAPPERS = 16;
+const NESTING = new Set([
+  'CommandExpansion',
+  'ArithmeticCommandExpansion',
+  'ProcessSubstitution',
+  'ArithmeticExpansion',
+]);
+/** How much of a piece of code an effect quotes. */
+const QUOTE_LENGTH = 200;
 /** Redirections that only duplicate descriptors or write nowhere. */
 const HARMLESS_TARGET = /^(?:\d+|-|\/dev\/(?:null|stdout|stderr|tty|fd\/\d+))$/u;
 const WRITING = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
 interface Collector {
+  /** Substitutions the walk is inside of. */
+  nesting: number;
   commands: SimpleCommand[];
   opaque: string[];
   effects: string[];
@@ -40,7 +58,11 @@ interface Collector {
 }
 
 export function analyzeShell(source: string): ShellAnalysis {
-  const out: Collector = { commands: [], opaque: [], effects: [], writes: [] };
+  const out: Collector = { nesting: 0, commands: [], opaque: [], effects: [], writes: [] };
+  if (source.length > MAX_SOURCE_LENGTH) {
+    out.opaque.push(`the command is longer than ${MAX_SOURCE_LENGTH} characters`);
+    return out;
+  }
   // The program receives its command line as C strings: a NUL cuts the command where the parse does not.
   if (source.includes('\0')) out.opaque.push('the command contains a NUL character');
   try {
@@ -49,7 +71,8 @@ export function analyzeShell(source: string): ShellAnalysis {
     // Hostile nesting can exhaust the stack of the parser or the walk: what was found so far stands.
     out.opaque.push('the command is nested too deeply to be checked');
   }
-  return out;
+  const { nesting: _, ...analysis } = out;
+  return analysis;
 }
 
 function analyzeCode(source: string, out: Collector, depth: number, via: readonly string[]): void {
@@ -83,15 +106,27 @@ function walk(node: SyntaxNode, out: Collector, depth: number, via: readonly str
     node.type === 'ArithmeticCommandExpansion' ||
     node.type === 'ProcessSubstitution'
   ) {
-    out.effects.push(`a substitution runs ${node.text}`);
-    if (node.script === undefined) out.opaque.push(`the substitution ${node.text} does not parse`);
+    out.effects.push(`a substitution runs ${quote(node.text)}`);
+    if (out.nesting < MAX_SUBSTITUTION_NESTING && node.script === undefined)
+      out.opaque.push(`the substitution ${quote(node.text)} does not parse`);
   } else if (node.type === 'Redirect') visitRedirect(node, out);
   else if (node.type === 'HereDoc' && node.body.parts?.some((part) => part.type !== 'Literal') === true)
     out.effects.push('a here-document with expansions');
   else if (node.type === 'HereString' && node.target !== undefined && staticValue(node.target) === undefined)
     out.effects.push(`a here-string with expansions: ${node.target.text}`);
   else if (node.type === 'Function') out.effects.push(`defines the function ${node.name.text}`);
+  if (!NESTING.has(node.type)) {
+    forEachChild(node, (child) => walk(child, out, depth, via));
+    return;
+  }
+  // Each level of these is parsed again when the walk reaches it: bound the levels, not only the stack.
+  if (out.nesting >= MAX_SUBSTITUTION_NESTING) {
+    out.opaque.push('substitutions nested too deep');
+    return;
+  }
+  out.nesting++;
   forEachChild(node, (child) => walk(child, out, depth, via));
+  out.nesting--;
 }
 
 function visitRedirect(node: Redirect, out: Collector): void {
@@ -138,6 +173,10 @@ function stdinCode(node: Command): string | undefined {
   return undefined;
 }
 
+function quote(code: string): string {
+  return code.length > QUOTE_LENGTH ? `${code.slice(0, QUOTE_LENGTH)}…` : code;
+}
+
 function emit(
   values: Words,
   texts: readonly string[],
@@ -148,6 +187,10 @@ function emit(
   stdin: string | undefined,
 ): void {
   const program = values[0];
+  if (via.length >= MAX_WRAPPERS) {
+    out.opaque.push('too many wrappers around one command');
+    return;
+  }
   if (program === undefined) {
     out.opaque.push(`the program ${texts[0] ?? ''} is only known when the command runs`);
     return;

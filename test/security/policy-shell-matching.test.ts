@@ -234,6 +234,23 @@ describe('Bash rules on a real parse', () => {
     }
   });
 
+  it('hostile input costs bounded time: long chains of wrappers and nested expansions', () => {
+    // Each under 64 KiB; before the bounds, each took seconds (the sudo chain of 120 KiB ran out of memory).
+    const hostile = {
+      wrappers: `${'sudo -u x '.repeat(6000)}rm a`,
+      xargs: `${'xargs '.repeat(10000)}rm a`,
+      arithmetic: `${'$(('.repeat(12000)}1${'))'.repeat(12000)}; rm a`,
+      long: `${'ls a; '.repeat(200000)}rm a`,
+    };
+    for (const [name, command] of Object.entries(hostile)) {
+      const started = performance.now();
+      assert.notEqual(evaluatePolicy(POLICIES.DENY, 'Bash', { command }).behavior, 'allow', name);
+      assert.notEqual(evaluatePolicy(POLICIES.ALLOW, 'Bash', { command }).behavior, 'allow', name);
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 1000, `${name} took ${Math.round(elapsed)} ms`);
+    }
+  });
+
   for (const [policy, command, expect, why] of TABLE) {
     it(`${policy} ${JSON.stringify(command)} → ${expect} (${why})`, () => {
       const verdict = evaluatePolicy(POLICIES[policy], 'Bash', { command, description: why });
