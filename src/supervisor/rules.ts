@@ -110,9 +110,23 @@ export function commandMatches(rule: CompiledRule, simple: SimpleCommand, effect
     );
   if (matchOneCommand(pattern, simple.words.join(' '))) return true;
   const [program = '', ...rest] = simple.words;
-  const bare = [basename(program), ...rest].join(' ');
   const barePattern = pattern.trim().replace(/^\S+/u, (first) => basename(first));
-  return matchOneCommand(pattern, bare) || matchOneCommand(barePattern, bare);
+  // The program's own options may stand before the words the pattern names next (`git -C . push` is a
+  // `git push`): try the command with each run of leading options (and the words they may take) removed.
+  for (let skip = 0; skip <= Math.min(rest.length, MAX_SKIPPED_OPTIONS); skip++) {
+    if (skip > 0 && !optionLike(rest, skip - 1)) break;
+    const bare = [basename(program), ...rest.slice(skip)].join(' ');
+    if (matchOneCommand(pattern, bare) || matchOneCommand(barePattern, bare)) return true;
+  }
+  return false;
+}
+
+/** How many leading option words a deny rule looks past. */
+const MAX_SKIPPED_OPTIONS = 12;
+
+/** Is `words[i]` an option, or the word after one (which may be its argument)? */
+function optionLike(words: readonly string[], i: number): boolean {
+  return (words[i] ?? '').startsWith('-') || (i > 0 && (words[i - 1] ?? '').startsWith('-'));
 }
 
 /** Joins words for allow matching; a NUL cannot be in a word (a command holding one is opaque). */

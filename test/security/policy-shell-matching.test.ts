@@ -119,6 +119,11 @@ const TABLE: readonly Row[] = [
   // Other deny rules: multi-word prefixes, and a pattern with a path.
   ['DENY', 'git push origin main', 'deny', 'a two-word prefix'],
   ['DENY', 'cd sub && git push', 'deny', 'a two-word prefix after cd'],
+  ['DENY', 'git -C . push origin main', 'deny', 'options of the program before the second word'],
+  ['DENY', 'git -c core.askPass=x push', 'deny', 'a config option before the second word'],
+  ['DENY', 'git --no-pager push', 'deny', 'a flag before the second word'],
+  ['DENY', '/usr/bin/git --git-dir=.git push', 'deny', 'a path and an option'],
+  ['DENY', 'git log --grep push', 'allow', 'the second word as an argument of another subcommand'],
   ['DENY', 'curl http://127.0.0.1/', 'deny', 'a rule written with a path matches the bare name'],
   // Opaque: a deny rule for Bash exists, so these are asked, not allowed by full-access.
   ['DENY', "eval 'rm -f a'", 'ask', 'eval'],
@@ -235,7 +240,8 @@ describe('Bash rules on a real parse', () => {
   });
 
   it('hostile input costs bounded time: long chains of wrappers and nested expansions', () => {
-    // Each under 64 KiB; before the bounds, each took seconds (the sudo chain of 120 KiB ran out of memory).
+    // Each takes milliseconds; before the bounds the wrapper chain took about a minute (and one of 120 KiB
+    // ran out of memory). The bound leaves room for a loaded machine.
     const hostile = {
       wrappers: `${'sudo -u x '.repeat(6000)}rm a`,
       xargs: `${'xargs '.repeat(10000)}rm a`,
@@ -247,7 +253,7 @@ describe('Bash rules on a real parse', () => {
       assert.notEqual(evaluatePolicy(POLICIES.DENY, 'Bash', { command }).behavior, 'allow', name);
       assert.notEqual(evaluatePolicy(POLICIES.ALLOW, 'Bash', { command }).behavior, 'allow', name);
       const elapsed = performance.now() - started;
-      assert.ok(elapsed < 1000, `${name} took ${Math.round(elapsed)} ms`);
+      assert.ok(elapsed < 5000, `${name} took ${Math.round(elapsed)} ms`);
     }
   });
 
