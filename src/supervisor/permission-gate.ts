@@ -148,6 +148,9 @@ export async function gatePermission(
     await nextTurn();
     owner = ownerOf(session, agentID);
   }
+  // The host let go of the CLI meanwhile: the answer would never reach it, and the CLI asks the next host,
+  // so nothing is recorded (neither a refusal nor a decision it never heard).
+  if (session.detaching) return { behavior: 'deny', message: 'Denied: the host detached' };
   const refused = refusal(host, session, signal, owner, agentID);
   if (refused !== undefined || owner?.runId === undefined) {
     const { condition, message } = refused ?? { condition: 'no_owner' as const, message: 'Denied: no owner' };
