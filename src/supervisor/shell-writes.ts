@@ -10,7 +10,7 @@
 // | chgrp, unzip, tar, patch, rm, unlink, shred    |                                                     |
 // | sed, perl, ruby with `-i`/`--in-place`         | every operand                                       |
 // | dd                                             | `of=FILE`                                           |
-// | git config (not a read), git -C DIR config     | `.git/config`; `--global`: `.gitconfig`             |
+// | git config (not a read), git -C DIR config     | `.git/config`; `--global`: `.gitconfig`; `-f FILE`  |
 // | npm/pnpm config set|delete|edit, npm set       | `.npmrc`; yarn: `.yarnrc` and `.yarnrc.yml`         |
 //
 // An interpreter (`python -c`, `node -e`) writes what it likes; that is documented, not guessed at.
@@ -98,6 +98,12 @@ function gitConfigWrites(args: readonly string[]): string[] {
   const writes =
     rest.some((a) => a.startsWith('-') && a !== '--global' && a !== '--local') || operands.length >= 2;
   if (!writes) return [];
+  const file = rest.findIndex((a) => a === '-f' || a === '--file' || a.startsWith('--file='));
+  if (file !== -1) {
+    const named = rest[file] ?? '';
+    const path = named.startsWith('--file=') ? named.slice('--file='.length) : rest[file + 1];
+    return path === undefined ? ['.git/config'] : [path];
+  }
   return rest.includes('--global') ? ['.gitconfig'] : ['.git/config'];
 }
 

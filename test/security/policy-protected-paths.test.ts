@@ -118,6 +118,7 @@ describe('protected paths: real paths, the CLI verdict and the neighbours', () =
       'git config core.fsmonitor "touch PWNED"',
       'git -C . config --add core.hooksPath x',
       'git config --global alias.st "!sh x"',
+      'git config --file sub/.git/config core.pager x',
       'npm config set script-shell ./x',
       'npm set ignore-scripts false',
       'yarn config set yarnPath ./x.js',

@@ -109,6 +109,7 @@ const TABLE: readonly Row[] = [
   ['DENY', 'taskset -c 0 rm -f a', 'deny', 'taskset -c'],
   ['DENY', 'chrt 1 rm -f a', 'deny', 'chrt'],
   ['DENY', 'runuser -u x rm -f a', 'deny', 'runuser'],
+  ['DENY', "runuser root -c 'rm -f a'", 'deny', 'runuser -c after the user'],
   ['DENY', 'pkexec rm -f a', 'deny', 'pkexec'],
   ['DENY', 'unbuffer rm -f a', 'deny', 'unbuffer'],
   ['DENY', 'strace -f -o log rm -f a', 'deny', 'strace'],
