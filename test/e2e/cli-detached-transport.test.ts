@@ -84,7 +84,7 @@ test('a detached CLI keeps its permission request for the next host, which answe
     const asked = await next(firstFrames, isRequest('can_use_tool'));
     const askedOffset = spoolOffsetOf(asked);
     assert.ok(askedOffset !== undefined && askedOffset > 0);
-    first.detach();
+    await first.detach();
     assert.equal((await firstFrames.next()).done, true, 'detach ends frames() cleanly');
     assert.ok(isAlive(identity), 'the CLI waits on without a host');
 
