@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { SqliteStore } from '../../src/store/index.js';
+import { runningDetachedThread } from '../fixtures/detached-thread.js';
 import { DATABASE_FILE, Supervisor, type QueryFunction } from '../../src/supervisor/index.js';
 import { startTicksOf } from '../../src/transport/process-tree.js';
 import { FakeQuery } from '../fixtures/supervisor-fake-query.js';
@@ -29,28 +30,10 @@ test('a request in flight when the host detaches is left for the next host, not 
   mkdirSync(spoolDir, { recursive: true });
   writeFileSync(join(spoolDir, 'output'), '');
   const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
-  store.commit('t1', [
-    {
-      type: 'thread.created',
-      data: { cwd, mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-    },
-    { type: 'session.started', data: { generation: 1, resume: null } },
-    {
-      type: 'session.process_started',
-      data: { generation: 1, pid, startTime: startTicksOf(pid) ?? null, spoolDir, marker: 'm' },
-    },
-    {
-      type: 'run.created',
-      data: {
-        runId: 'r1',
-        status: 'running',
-        trigger: 'human',
-        prompt: 'go',
-        userMessageId: 'u1',
-        generation: 1,
-      },
-    },
-  ]);
+  store.commit(
+    't1',
+    runningDetachedThread(cwd, { pid, startTime: startTicksOf(pid) ?? null, spoolDir, marker: 'm' }),
+  );
   store.close();
 
   const made: FakeQuery[] = [];

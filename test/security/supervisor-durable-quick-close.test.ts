@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
 import { SqliteStore } from '../../src/store/index.js';
+import { runningDetachedThread } from '../fixtures/detached-thread.js';
 import { DATABASE_FILE, Supervisor } from '../../src/supervisor/index.js';
 import { removeDetachedFiles, spawnDetached } from '../../src/transport/detached-child.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
@@ -46,34 +47,15 @@ test(
       removeDetachedFiles(cli.paths);
     });
     const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
-    store.commit('t1', [
-      {
-        type: 'thread.created',
-        data: { cwd, mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-      },
-      { type: 'session.started', data: { generation: 1, resume: null } },
-      {
-        type: 'session.process_started',
-        data: {
-          generation: 1,
-          pid: cli.pid,
-          startTime: cli.startTicks ?? null,
-          spoolDir: cli.paths.dir,
-          marker,
-        },
-      },
-      {
-        type: 'run.created',
-        data: {
-          runId: 'r1',
-          status: 'running',
-          trigger: 'human',
-          prompt: 'go',
-          userMessageId: 'u1',
-          generation: 1,
-        },
-      },
-    ]);
+    store.commit(
+      't1',
+      runningDetachedThread(cwd, {
+        pid: cli.pid,
+        startTime: cli.startTicks ?? null,
+        spoolDir: cli.paths.dir,
+        marker,
+      }),
+    );
     store.close();
 
     const sup = await Supervisor.open({ dataDir, claudePath: CLAUDE });

@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 
 import { ConflictError } from '../../src/protocol/errors.js';
 import { SqliteStore } from '../../src/store/index.js';
+import { runningDetachedThread } from '../fixtures/detached-thread.js';
 import type { EventDraft } from '../../src/store/event-types.js';
 import { DATABASE_FILE, Supervisor, type QueryFunction } from '../../src/supervisor/index.js';
 import { startTicksOf } from '../../src/transport/process-tree.js';
@@ -60,23 +61,7 @@ describe('supervisor: reconciling the approvals of a re-attached CLI', () => {
 
     const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
     store.commit('t1', [
-      {
-        type: 'thread.created',
-        data: { cwd, mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-      },
-      { type: 'session.started', data: { generation: 1, resume: null } },
-      { type: 'session.process_started', data: { generation: 1, pid, startTime, spoolDir, marker: 'm' } },
-      {
-        type: 'run.created',
-        data: {
-          runId: 'r1',
-          status: 'running',
-          trigger: 'human',
-          prompt: 'go',
-          userMessageId: 'u1',
-          generation: 1,
-        },
-      },
+      ...runningDetachedThread(cwd, { pid, startTime, spoolDir, marker: 'm' }),
       approvalRequested('a1', 'req-1', 'r1'),
       approvalRequested('a2', 'req-2', 'r1'),
       approvalRequested('a3', 'req-9', 'r1'),
