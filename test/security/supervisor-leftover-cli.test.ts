@@ -52,16 +52,19 @@ function leftoverEvents(events: readonly StoredEvent[]) {
   return events.flatMap((e) => (e.type === 'session.leftover_process' ? [e.data] : []));
 }
 
+/** The CLI asks to run one command, then answers. */
+function askOnce() {
+  return scenario()
+    .on('ask')
+    .callTool('Bash', { command: 'touch left.txt', description: 'Create a file' })
+    .thenAnswer('done')
+    .build();
+}
+
 describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, () => {
   it('piped ones are stopped by the next open of the same dataDir, and the log says so', async (t) => {
     const scratch = createScratch('warden-sec-');
-    const mock = await startMockModel({
-      script: scenario()
-        .on('ask')
-        .callTool('Bash', { command: 'touch left.txt', description: 'Create a file' })
-        .thenAnswer('done')
-        .build(),
-    });
+    const mock = await startMockModel({ script: askOnce() });
     const dataDir = join(scratch.dir, 'data');
     const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
     const config = {
@@ -123,13 +126,7 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
 
   it('detached ones are re-attached, not stopped, and end with stopAgents', async (t) => {
     const scratch = createScratch('warden-sec-');
-    const mock = await startMockModel({
-      script: scenario()
-        .on('ask')
-        .callTool('Bash', { command: 'touch left.txt', description: 'Create a file' })
-        .thenAnswer('done')
-        .build(),
-    });
+    const mock = await startMockModel({ script: askOnce() });
     const dataDir = join(scratch.dir, 'data');
     const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
     const config = { dataDir, claudePath: pinnedClaudePath(), env, cwd: scratch.cwd, prompt: '[[ask]] go' };
