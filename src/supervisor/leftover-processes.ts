@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { LeftoverOutcome } from '../store/event-types.js';
 import type { CliProcess } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { isAlive } from '../transport/exit-watch.js';
 import { isRunning, signalGroup, signalProcess, startTicksOf } from '../transport/process-tree.js';
 
 /** How long a leftover CLI gets to exit after SIGTERM before it is sent SIGKILL. */
@@ -16,8 +17,8 @@ export const LEFTOVER_KILL_GRACE_MS = 2000;
 const POLL_MS = 20;
 
 /** Is the process that `pid` names now the one that was recorded? */
-export function isSameProcess(pid: number, startTime: number): boolean {
-  return startTicksOf(pid) === startTime && isRunning(pid);
+function isSameProcess(pid: number, startTime: number): boolean {
+  return isAlive({ pid, startTicks: startTime });
 }
 
 /** Polls until the recorded process is gone or `ms` have passed; true when it is gone. */

@@ -7,8 +7,8 @@ import { dirname, resolve } from 'node:path';
 
 import type { Store } from '../store/store.js';
 import { detachedPaths } from '../transport/detached-child.js';
+import { isAlive } from '../transport/exit-watch.js';
 import { isDetachedProcess, type DetachedProcess } from './detached-cli.js';
-import { isSameProcess } from './leftover-processes.js';
 
 export function reattachableProcesses(store: Store, root: string): Map<string, DetachedProcess> {
   const found = new Map<string, DetachedProcess>();
@@ -18,7 +18,7 @@ export function reattachableProcesses(store: Store, root: string): Map<string, D
     // The spool must be one of ours: a path elsewhere is never read, nor removed.
     if (dirname(resolve(cli.spoolDir)) !== resolve(root)) continue;
     if (!existsSync(detachedPaths(cli.spoolDir).output)) continue;
-    if (!isSameProcess(cli.pid, cli.startTime)) continue;
+    if (!isAlive({ pid: cli.pid, startTicks: cli.startTime })) continue;
     found.set(thread.id, cli);
   }
   return found;
