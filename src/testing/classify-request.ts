@@ -127,6 +127,7 @@ export function classifyRequest(n: number, headers: IncomingHttpHeaders, body: u
     toolResults: lastUser === undefined ? [] : toolResultsOf(lastUser.content),
     lastUserText,
     firstUserText: firstUserText ?? '',
+    turnText: turnStartText,
     systemText,
     toolNames: tools.filter(isObject).map((tool) => (typeof tool.name === 'string' ? tool.name : '')),
     model: typeof body.model === 'string' ? body.model : 'claude-mock',

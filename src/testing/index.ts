@@ -24,7 +24,14 @@ export {
   backgroundSubagentScenario,
 } from './canned-scenarios.js';
 export type { BackgroundSubagentOptions } from './canned-scenarios.js';
-export type { Awaitable, BackgroundAgentSpec, StepOptions, TextSource, ToolCall } from './scenario.js';
+export type {
+  Awaitable,
+  BackgroundAgentSpec,
+  StepOptions,
+  TextSource,
+  ToolCall,
+  TrackMatch,
+} from './scenario.js';
 export { createScratch, offlineClaudeEnv, OFFLINE_API_KEY } from './offline-env.js';
 export { writeCliWithoutStateEvents } from './cli-wrapper.js';
 export type { OfflineEnvOptions, Scratch } from './offline-env.js';

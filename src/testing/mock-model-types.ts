@@ -45,6 +45,8 @@ export interface RequestContext {
   readonly lastUserText: string;
   /** Text blocks of the first user message, joined with newlines. */
   readonly firstUserText: string;
+  /** Text blocks of the user message that started the current turn (a prompt, a task notification). */
+  readonly turnText: string;
   /** The system prompt as plain text. */
   readonly systemText: string;
   /** Names of the tools the request declares. Never route on these: subagents get `Agent` too. */

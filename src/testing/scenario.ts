@@ -6,7 +6,7 @@
 //     .build();
 //
 // A track is one conversation, picked by kind (main or subagent) and by the `[[marker]]` in the user message
-// that started the turn. Within a turn, the step is chosen by the number of tool round trips so far
+// that started the turn — or, for prompts a person reads (a demo), by a phrase that message contains. Within a turn, the step is chosen by the number of tool round trips so far
 // (`ctx.turnRounds`), never by how many requests arrived: a retried or concurrent request gets the same
 // answer as the first one. Anything the scenario does not cover gets the mock's default reply.
 import type { MockScript, Reply, ReplyBlock, RequestContext } from './mock-model-types.js';
@@ -31,7 +31,7 @@ export interface StepOptions {
 }
 
 export interface BackgroundAgentSpec {
-  /** Put a `[[marker]]` in it to script the subagent with `.subagent(marker)`. */
+  /** Put a `[[marker]]` in it to script the subagent with `.subagent(marker)`, or use `.subagent({ phrase })`. */
   readonly prompt: string;
   readonly description: string;
   /** Defaults to `general-purpose`. */
@@ -59,6 +59,21 @@ interface Track {
 
 type Kind = 'main' | 'subagent';
 const ANY = '\u0000any';
+/** Tracks chosen by a phrase are kept under this prefix, apart from the markers. */
+const PHRASE = '\u0000phrase:';
+
+/** What picks a track: a `[[marker]]` name, or a phrase the turn's prompt contains. */
+export type TrackMatch = string | { readonly phrase: string };
+
+function checkMatch(method: string, match: TrackMatch | undefined): string {
+  if (typeof match === 'object' && match !== null) {
+    const { phrase } = match as { phrase?: unknown };
+    if (typeof phrase !== 'string' || phrase.trim() === '')
+      throw new TypeError(`scenario.${method}: a phrase is a non-empty string`);
+    return `${PHRASE}${phrase}`;
+  }
+  return checkMarker(method, match);
+}
 
 function checkMarker(method: string, marker: string | undefined): string {
   if (marker === undefined) return ANY;
@@ -96,14 +111,17 @@ export class ScenarioBuilder {
   #failures: Step['failures'];
   #fallback: MockScript = () => null;
 
-  /** Scripts main-agent turns whose prompt carries `[[marker]]`; without a marker, any other main turn. */
-  on(marker?: string): this {
-    return this.#open('main', checkMarker('on', marker));
+  /**
+   * Scripts main-agent turns whose prompt carries `[[marker]]`, or contains `{ phrase }`; without either,
+   * any other main turn. A marker is matched before a phrase, phrases in the order their tracks were made.
+   */
+  on(match?: TrackMatch): this {
+    return this.#open('main', checkMatch('on', match));
   }
 
-  /** Scripts subagents whose prompt carries `[[marker]]`; without a marker, any other subagent. */
-  subagent(marker?: string): this {
-    return this.#open('subagent', checkMarker('subagent', marker));
+  /** Scripts subagents whose prompt carries `[[marker]]`, or contains `{ phrase }`; without either, any other. */
+  subagent(match?: TrackMatch): this {
+    return this.#open('subagent', checkMatch('subagent', match));
   }
 
   /** The following steps answer the root turns the CLI starts itself after a `<task-notification>`. */
@@ -218,7 +236,16 @@ export class ScenarioBuilder {
       if (ctx.kind === 'side') return fallback(ctx);
       const byMarker = tracks[ctx.kind];
       const marker = ctx.isTaskNotification ? ctx.marker : ctx.turnMarker;
-      const candidates = [marker === undefined ? undefined : byMarker.get(marker), byMarker.get(ANY)];
+      // A CLI-started turn belongs to the conversation its first prompt began.
+      const prompt = ctx.isTaskNotification ? ctx.firstUserText : ctx.turnText;
+      const byPhrase = [...byMarker].find(
+        ([key]) => key.startsWith(PHRASE) && prompt.includes(key.slice(PHRASE.length)),
+      )?.[1];
+      const candidates = [
+        marker === undefined ? undefined : byMarker.get(marker),
+        byPhrase,
+        byMarker.get(ANY),
+      ];
       const turns = candidates.map((track) => (ctx.isTaskNotification ? track?.notification : track?.turn));
       const step = turns.find((turn) => turn !== undefined)?.steps[ctx.turnRounds];
       return step === undefined ? fallback(ctx) : runStep(step, ctx, failuresUsed);
@@ -227,7 +254,8 @@ export class ScenarioBuilder {
 
   #open(kind: Kind, marker: string): this {
     this.#checkNoPending();
-    const label = `${kind === 'main' ? 'on' : 'subagent'}(${marker === ANY ? '' : `'${marker}'`})`;
+    const shown = marker.startsWith(PHRASE) ? `{ phrase: '${marker.slice(PHRASE.length)}' }` : `'${marker}'`;
+    const label = `${kind === 'main' ? 'on' : 'subagent'}(${marker === ANY ? '' : shown})`;
     if (this.#tracks[kind].has(marker)) throw new TypeError(`scenario: ${label} is already defined`);
     const track: Track = { label, turn: { steps: [] } };
     this.#tracks[kind].set(marker, track);

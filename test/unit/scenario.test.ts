@@ -18,6 +18,7 @@ function ctx(overrides: Partial<RequestContext> = {}): RequestContext {
     toolResults: [],
     lastUserText: '',
     firstUserText: '',
+    turnText: '',
     systemText: '',
     toolNames: [],
     model: 'claude-mock',
