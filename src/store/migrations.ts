@@ -116,6 +116,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE threads ADD COLUMN cli_spool_offset INTEGER;
     `,
   },
+  {
+    version: 4,
+    description: "each thread's title (threads older than it get one from their first prompt when read)",
+    sql: `ALTER TABLE threads ADD COLUMN title TEXT;`,
+  },
+  {
+    version: 5,
+    description: 'the audit trail: one hash-chained record per decision, cancellation and expiry',
+    sql: `
+      CREATE TABLE audit (
+        seq INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL,
+        record TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {
