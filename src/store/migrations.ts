@@ -132,6 +132,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 6,
+    description: "rules granted by always-allow per thread and session; deadlines of threads and approvals",
+    sql: `
+      ALTER TABLE threads ADD COLUMN grants TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE threads ADD COLUMN deadlines TEXT;
+      ALTER TABLE approvals ADD COLUMN deadline TEXT;
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {
