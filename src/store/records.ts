@@ -117,6 +117,19 @@ export interface SubagentRecord {
   endedAt: string | null;
 }
 
+/**
+ * Through what a decision came: the web UI (a browser session), the terminal (`warden run`), the HTTP API
+ * (a Bearer token), a notification's action link, the policy (a mode or rule), a deadline, or Warden
+ * itself (a cancellation or expiry).
+ */
+export type DecisionVia = 'web' | 'terminal' | 'api' | 'webhook' | 'policy' | 'timeout' | 'host';
+
+/** Who made a decision: a named decider (`owner` for the server token's holder) and through what. */
+export interface DecidedBy {
+  name: string;
+  via: DecisionVia;
+}
+
 export interface ApprovalDecision {
   behavior: DecisionBehavior;
   message: string | null;
@@ -131,6 +144,8 @@ export interface ApprovalDecision {
    * mode change settled it.
    */
   by: 'user' | 'policy' | 'webhook';
+  /** Who decided and through what; absent on decisions recorded before deciders were named. */
+  decidedBy?: DecidedBy;
 }
 
 export interface ApprovalRecord {

@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { StoreError, WardenError } from '../protocol/errors.js';
+import type { AuditRow } from './audit-chain.js';
+import { AuditLog, type AuditQuery } from './audit-log.js';
 import { EVENT_TYPES, type EventDraft, type StoredEvent } from './event-types.js';
 import { migrate } from './migrations.js';
 import { createPrivateFile } from './private-dir.js';
@@ -30,6 +32,7 @@ export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
   readonly #projector: Projector;
+  readonly #audit: AuditLog;
   readonly #commit: (
     threadId: string,
     drafts: readonly EventDraft[],
@@ -71,6 +74,7 @@ export class SqliteStore implements Store {
   private constructor(db: BetterSqlite3.Database) {
     this.#db = db;
     this.#projector = new Projector(db);
+    this.#audit = new AuditLog(db);
     const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
       'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
     );
@@ -87,7 +91,10 @@ export class SqliteStore implements Store {
           const data = JSON.stringify(draft.data);
           const seq = insertEvent.get(threadId, threadSeq, draft.type, at, data)?.seq;
           if (seq === undefined) throw new StoreError('The event log did not assign a sequence number');
-          return { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+          const event = { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+          // A decision's audit record is written with its event: both are on disk, or neither.
+          this.#audit.record(event);
+          return event;
         });
         if (spoolOffset !== undefined) this.#projector.setSpoolOffset(threadId, spoolOffset);
         return events;
@@ -175,6 +182,10 @@ export class SqliteStore implements Store {
             limit,
           );
     return rows.map(eventFromRow);
+  }
+
+  readAudit(query: AuditQuery = {}): AuditRow[] {
+    return this.#audit.read(query);
   }
 
   lastSeq(): number {

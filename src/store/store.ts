@@ -1,6 +1,8 @@
 // The Store: an append-only event log plus the projections folded from it. Synchronous on purpose: every
 // change is one transaction that appends its events and updates the projections, with no await inside,
 // so nothing is ever written half and no other change interleaves.
+import type { AuditRow } from './audit-chain.js';
+import type { AuditQuery } from './audit-log.js';
 import type { EventDraft, StoredEvent } from './event-types.js';
 import type { ApprovalRecord, ApprovalStatus, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 
@@ -46,6 +48,8 @@ export interface Store {
 
   /** Events in global order. */
   readEvents(query?: EventQuery): StoredEvent[];
+  /** The audit trail's records (canonical text and hash), in order (audit-chain.ts). */
+  readAudit(query?: AuditQuery): AuditRow[];
   /** The global sequence number of the last event (0 when the log is empty). */
   lastSeq(): number;
 

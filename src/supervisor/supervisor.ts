@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
+import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
+import { auditRows, type AuditQuery } from '../store/audit-log.js';
 import { stopLeftover, stopLeftoverProcesses } from './leftover-processes.js';
 import { reattachableProcesses } from './reattach.js';
 import { removeStraySpools, spoolRoot } from './detached-cli.js';
@@ -167,7 +169,7 @@ export class Supervisor {
   #decide(approvalId: string, decision: Decision): ApprovalRecord {
     this.#checkOpen();
     validateId(approvalId, 'approvalId');
-    const { behavior, message, interrupt, by } = validateDecision(decision);
+    const { behavior, message, interrupt, by, decidedBy } = validateDecision(decision);
     const approval = this.#approval(approvalId);
     if (approval.status !== 'pending')
       throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
@@ -189,7 +191,7 @@ export class Supervisor {
     this.#core.commit(approval.threadId, [
       {
         type: 'approval.decided',
-        data: { approvalId, behavior, message, interrupt, updatedPermissions, by },
+        data: { approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
       },
     ]);
     return this.#approval(approvalId);
@@ -253,6 +255,7 @@ export class Supervisor {
             interrupt: false,
             updatedPermissions: null,
             by: 'policy',
+            decidedBy: { name: 'policy', via: 'policy' },
           },
         },
       ]);
@@ -317,6 +320,18 @@ export class Supervisor {
   lastSeq(): number {
     this.#checkOpen();
     return this.#store.lastSeq();
+  }
+
+  /** One page of the audit trail: records after seq `after`, at or after the time `since` (audit-chain.ts). */
+  readAudit(query: AuditQuery = {}): AuditRow[] {
+    this.#checkOpen();
+    return this.#store.readAudit(query);
+  }
+
+  /** Checks the audit trail's chain from its first record (audit-chain.ts). */
+  verifyAudit(): VerifyResult {
+    this.#checkOpen();
+    return verifyAuditRows(auditRows(this.#store));
   }
 
   /** Replays the log after `since` (a global seq), then follows it live, until close() or the signal. */

@@ -5,6 +5,7 @@ import type { Options } from '../session/options.js';
 import type { StoredEvent } from '../store/event-types.js';
 import type {
   ApprovalRecord,
+  DecidedBy,
   DecisionBehavior,
   RunRecord,
   SubagentRecord,
@@ -79,6 +80,11 @@ export interface Decision {
   interrupt?: boolean;
   /** Where the answer came from, for the record (`approval.decided`'s `by`); default `user`. */
   by?: 'user' | 'webhook';
+  /**
+   * Who decided and through what, for the record and the audit trail. Default: from `by` — the owner
+   * through the API, or a webhook link.
+   */
+  decidedBy?: DecidedBy;
 }
 
 export interface ThreadView {

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
-import type { ThreadMode, ThreadRules } from '../store/records.js';
+import type { DecidedBy, ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from './policy.js';
 import type { Decision, NewThread } from './types.js';
 
@@ -56,9 +56,10 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
   message: string | null;
   interrupt: boolean;
   by: 'user' | 'webhook';
+  decidedBy: DecidedBy;
 } {
   if (!isRecord(decision)) throw new ValidationError('a decision is { behavior, message?, interrupt? }');
-  const { behavior, message, interrupt, by } = decision;
+  const { behavior, message, interrupt, by, decidedBy } = decision;
   if (behavior !== 'allow' && behavior !== 'allow_always' && behavior !== 'deny')
     throw new ValidationError(
       `behavior must be allow, allow_always or deny; got ${JSON.stringify(behavior)}`,
@@ -72,7 +73,32 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
     throw new ValidationError('interrupt goes with a deny only', 'interrupt');
   if (by !== undefined && by !== 'user' && by !== 'webhook')
     throw new ValidationError('by must be user or webhook', 'by');
-  return { behavior, message: message ?? null, interrupt: interrupt ?? false, by: by ?? 'user' };
+  return {
+    behavior,
+    message: message ?? null,
+    interrupt: interrupt ?? false,
+    by: by ?? 'user',
+    decidedBy:
+      decidedBy === undefined
+        ? by === 'webhook'
+          ? { name: 'webhook link', via: 'webhook' }
+          : { name: 'owner', via: 'api' }
+        : validateDecidedBy(decidedBy),
+  };
+}
+
+const DECISION_VIAS: readonly string[] = ['web', 'terminal', 'api', 'webhook', 'policy', 'timeout', 'host'];
+
+/** `{ name, via }`: a name of 1-64 characters without control characters, and a known channel. */
+function validateDecidedBy(value: unknown): DecidedBy {
+  if (!isRecord(value)) throw new ValidationError('decidedBy must be { name, via }', 'decidedBy');
+  const { name, via } = value;
+  // eslint-disable-next-line no-control-regex
+  if (typeof name !== 'string' || name.length < 1 || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
+    throw new ValidationError('decidedBy.name must be 1-64 characters, no control characters', 'decidedBy');
+  if (typeof via !== 'string' || !DECISION_VIAS.includes(via))
+    throw new ValidationError(`decidedBy.via must be one of ${DECISION_VIAS.join(', ')}`, 'decidedBy');
+  return { name, via: via as DecidedBy['via'] };
 }
 
 /**
