@@ -12,6 +12,7 @@ import type {
   ThreadMode,
   ThreadRecord,
 } from '../store/records.js';
+import { MAX_TITLE_LENGTH } from '../supervisor/thread-title.js';
 import type { TimelineItem } from '../supervisor/timeline.js';
 
 export type {
@@ -50,6 +51,8 @@ export const CreateThreadRequest = z.strictObject({
   cwd: nonEmpty,
   mode: z.enum(MODES),
   model: nonEmpty.optional(),
+  /** Without one, the thread is named by the first line of its first prompt. */
+  title: nonEmpty.max(MAX_TITLE_LENGTH).optional(),
   prompt: nonEmpty.optional(),
   rules: z
     .strictObject({ allow: z.array(nonEmpty).optional(), deny: z.array(nonEmpty).optional() })
@@ -61,8 +64,10 @@ export type CreateThreadRequest = z.infer<typeof CreateThreadRequest>;
 export const SendMessageRequest = z.strictObject({ text: nonEmpty });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
-/** `PATCH /api/threads/:id`. */
-export const UpdateThreadRequest = z.strictObject({ mode: z.enum(MODES) });
+/** `PATCH /api/threads/:id`: a new mode, a new title, or both. */
+export const UpdateThreadRequest = z
+  .strictObject({ mode: z.enum(MODES).optional(), title: nonEmpty.max(MAX_TITLE_LENGTH).optional() })
+  .refine((u) => u.mode !== undefined || u.title !== undefined, { message: 'give a mode or a title' });
 export type UpdateThreadRequest = z.infer<typeof UpdateThreadRequest>;
 
 /** `POST /api/approvals/:id/decision`. `interrupt` goes with `deny` only. */
@@ -98,10 +103,8 @@ export const SocketQuery = z.strictObject({ since: SeqParam.optional(), threadId
 
 // ---- Responses ---------------------------------------------------------------------------------------
 
-/** One row of `GET /api/threads`: the record plus what a sidebar needs. */
+/** One row of `GET /api/threads`: the record (with its `title`) plus what a sidebar needs. */
 export type ThreadListItem = ThreadRecord & {
-  /** The first message's text, if any. */
-  title: string | null;
   pendingApprovals: number;
   /** A run is queued or running, or a subagent is running. */
   busy: boolean;
@@ -138,8 +141,15 @@ export interface EventsResponse {
   more: boolean;
 }
 
-/** An approval as the inbox shows it: which thread and which subagent (by description) it came from. */
-export type ApprovalItem = ApprovalRecord & { subagentDescription: string | null; cwd: string };
+/**
+ * An approval as the inbox shows it: which thread (its folder and title) and which subagent (by
+ * description) it came from.
+ */
+export type ApprovalItem = ApprovalRecord & {
+  subagentDescription: string | null;
+  cwd: string;
+  threadTitle: string | null;
+};
 
 export interface ApprovalListResponse {
   approvals: ApprovalItem[];

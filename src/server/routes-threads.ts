@@ -1,6 +1,6 @@
 // The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, stop one
-// subagent, change mode. Each validates its input once (api-schema.ts) and hands it to the supervisor,
-// whose typed errors become statuses in http-error.ts.
+// subagent, change mode or title. Each validates its input once (api-schema.ts) and hands it to the
+// supervisor, whose typed errors become statuses in http-error.ts.
 import { Hono } from 'hono';
 
 import { NotFoundError } from '../protocol/errors.js';
@@ -34,10 +34,11 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/', async (c) => {
-    const { prompt, rules, model, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
+    const { prompt, rules, model, title, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
     const thread = await supervisor.createThread({
       ...rest,
       ...(model === undefined ? {} : { model }),
+      ...(title === undefined ? {} : { title }),
       ...(rules === undefined ? {} : { rules: withoutUndefined(rules) }),
     });
     const run = prompt === undefined ? null : await supervisor.send(thread.id, prompt);
@@ -87,9 +88,11 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.patch('/:id', async (c) => {
-    const { mode } = await readJsonBody(c.req.raw, UpdateThreadRequest);
-    const thread = await supervisor.setMode(c.req.param('id'), mode);
-    return c.json({ thread });
+    const { mode, title } = await readJsonBody(c.req.raw, UpdateThreadRequest);
+    const threadId = c.req.param('id');
+    if (title !== undefined) await supervisor.rename(threadId, title);
+    if (mode !== undefined) await supervisor.setMode(threadId, mode);
+    return c.json({ thread: supervisor.getThread(threadId).thread });
   });
 
   return app;

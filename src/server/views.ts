@@ -9,7 +9,6 @@ export function threadListItem(supervisor: Supervisor, thread: ThreadRecord): Th
   const { runs, subagents, approvals } = supervisor.getThread(thread.id);
   return {
     ...thread,
-    title: runs.find((run) => run.prompt !== null)?.prompt ?? null,
     pendingApprovals: approvals.filter((a) => a.status === 'pending').length,
     busy:
       runs.some((run) => run.status === 'queued' || run.status === 'running') ||
@@ -40,13 +39,17 @@ export function approvalItems(
   filter: { status?: ApprovalStatus; threadId?: string },
 ): ApprovalItem[] {
   const approvals = supervisor.listApprovals(filter);
-  const threads = new Map<string, { cwd: string; descriptions: Map<string, string | null> }>();
+  const threads = new Map<
+    string,
+    { cwd: string; title: string | null; descriptions: Map<string, string | null> }
+  >();
   const context = (approval: ApprovalRecord) => {
     let entry = threads.get(approval.threadId);
     if (entry === undefined) {
       const view = supervisor.getThread(approval.threadId);
       entry = {
         cwd: view.thread.cwd,
+        title: view.thread.title,
         descriptions: new Map(view.subagents.map((s) => [s.id, s.description])),
       };
       threads.set(approval.threadId, entry);
@@ -54,8 +57,8 @@ export function approvalItems(
     return entry;
   };
   return approvals.map((approval) => {
-    const { cwd, descriptions } = context(approval);
+    const { cwd, title, descriptions } = context(approval);
     const description = approval.subagentId === null ? null : (descriptions.get(approval.subagentId) ?? null);
-    return { ...approval, subagentDescription: description, cwd };
+    return { ...approval, subagentDescription: description, cwd, threadTitle: title };
   });
 }

@@ -32,6 +32,8 @@ export type LeftoverOutcome = 'stopped' | 'gone' | 'reused' | 'unverifiable' | '
 export interface EventDataMap {
   'thread.created': { cwd: string; mode: ThreadMode; model: string | null; rules: ThreadRules };
   'thread.mode_changed': { mode: ThreadMode; previous: ThreadMode };
+  /** The thread's title: from its first prompt, or a name a person gave (at creation or later). */
+  'thread.titled': { title: string; source: 'prompt' | 'user' };
   /** A CLI process was started; `resume` is the session id it continues, if any. */
   'session.started': { generation: number; resume: string | null };
   'session.initialized': {
@@ -194,6 +196,7 @@ export type StoredEvent = {
 export const EVENT_TYPES: readonly EventType[] = [
   'thread.created',
   'thread.mode_changed',
+  'thread.titled',
   'session.started',
   'session.initialized',
   'session.stopping',

@@ -51,6 +51,8 @@ export class Projector {
       }
       case 'thread.mode_changed':
         return this.#touchThread(threadId, at, 'mode = ?', event.data.mode);
+      case 'thread.titled':
+        return this.#touchThread(threadId, at, 'title = ?', event.data.title);
       case 'session.started':
         return this.#touchThread(threadId, at, "status = 'live', generation = ?", event.data.generation);
       case 'session.initialized':

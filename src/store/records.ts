@@ -27,6 +27,11 @@ export interface ThreadRules {
 export interface ThreadRecord {
   id: string;
   cwd: string;
+  /**
+   * What a person reads to tell threads apart: a name given at creation or later, else the first line of
+   * the first prompt; null before there is either. One line, invisible characters shown as markers.
+   */
+  title: string | null;
   mode: ThreadMode;
   model: string | null;
   rules: ThreadRules;
@@ -72,8 +77,24 @@ export interface RunResult {
   numTurns: number | null;
   terminalReason: string | null;
   apiErrorStatus: number | null;
+  /** The CLI's running total for its process (not this turn alone), in USD. */
   totalCostUsd: number | null;
   durationMs: number | null;
+  /** The CLI's `usage` of the turn. Absent in results recorded before it was kept. */
+  usage?: TokenUsage | null;
+  /**
+   * The CLI's `modelUsage`: per model, the process's totals so far. A turn's share is the difference from
+   * the previous result of the same process. Absent in results recorded before it was kept.
+   */
+  modelUsage?: Record<string, TokenUsage & { costUsd: number | null }> | null;
+}
+
+/** Token counts as the CLI reports them. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
 }
 
 export interface RunRecord {

@@ -29,6 +29,8 @@ export function threadFromRow(row: Row): ThreadRecord {
   return {
     id: str(row.id),
     cwd: str(row.cwd),
+    // A store read before its title column existed (the read-only view of an older file) has none.
+    title: strOrNull(row.title),
     mode: str(row.mode) as ThreadRecord['mode'],
     model: strOrNull(row.model),
     rules: parsed<ThreadRules>(row.rules) ?? { allow: [], deny: [] },

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ProtocolError } from '../protocol/errors.js';
 import { validate } from '../protocol/validate.js';
 import type { AssistantBlock, EventDraft } from '../store/event-types.js';
-import type { RunResult, SubagentStatus } from '../store/records.js';
+import type { RunResult, SubagentStatus, TokenUsage } from '../store/records.js';
 
 type Frame = Record<string, unknown>;
 
@@ -140,7 +140,52 @@ export function runResultOf(frame: Frame): RunResult {
     apiErrorStatus: num(frame.api_error_status),
     totalCostUsd: num(frame.total_cost_usd),
     durationMs: num(frame.duration_ms),
+    usage: tokenUsage(
+      record(frame.usage),
+      'input_tokens',
+      'output_tokens',
+      'cache_read_input_tokens',
+      'cache_creation_input_tokens',
+    ),
+    modelUsage: modelUsageOf(record(frame.modelUsage)),
   };
+}
+
+/** Token counts under the given keys; null when the object or its main counts are missing. */
+function tokenUsage(
+  usage: Frame | null,
+  input: string,
+  output: string,
+  cacheRead: string,
+  cacheCreation: string,
+): TokenUsage | null {
+  const inputTokens = num(usage?.[input]);
+  const outputTokens = num(usage?.[output]);
+  if (inputTokens === null || outputTokens === null) return null;
+  return {
+    inputTokens,
+    outputTokens,
+    cacheReadInputTokens: num(usage?.[cacheRead]) ?? 0,
+    cacheCreationInputTokens: num(usage?.[cacheCreation]) ?? 0,
+  };
+}
+
+/** `modelUsage`: model name → its tokens and cost so far; models without readable counts are left out. */
+function modelUsageOf(models: Frame | null): Record<string, TokenUsage & { costUsd: number | null }> | null {
+  if (models === null) return null;
+  const out: Record<string, TokenUsage & { costUsd: number | null }> = {};
+  for (const [model, value] of Object.entries(models)) {
+    const entry = record(value);
+    const tokens = tokenUsage(
+      entry,
+      'inputTokens',
+      'outputTokens',
+      'cacheReadInputTokens',
+      'cacheCreationInputTokens',
+    );
+    if (tokens !== null) out[model] = { ...tokens, costUsd: num(entry?.costUSD) };
+  }
+  return out;
 }
 
 export function apiRetryDraft(frame: Frame, runId: string | null): EventDraft {

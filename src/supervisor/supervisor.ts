@@ -36,7 +36,8 @@ import type {
   ThreadView,
 } from './types.js';
 import { alwaysAllowUpdates } from './always-allow.js';
-import { validateDecision, validateId, validateNewThread, validateText } from './validate.js';
+import { titleFromPrompt } from './thread-title.js';
+import { validateDecision, validateId, validateNewThread, validateText, validateTitle } from './validate.js';
 
 export const DATABASE_FILE = 'warden.db';
 
@@ -135,8 +136,14 @@ export class Supervisor {
     return attempt(() => {
       this.#checkOpen();
       const { cwd, mode, model, rules } = validateNewThread(input);
+      const title = input.title === undefined ? null : validateTitle(input.title);
       const id = this.#core.newId();
-      this.#core.commit(id, [{ type: 'thread.created', data: { cwd, mode, model, rules } }]);
+      this.#core.commit(id, [
+        { type: 'thread.created', data: { cwd, mode, model, rules } },
+        ...(title === null
+          ? []
+          : [{ type: 'thread.titled' as const, data: { title, source: 'user' as const } }]),
+      ]);
       return this.#thread(id);
     });
   }
@@ -146,7 +153,24 @@ export class Supervisor {
     return attempt(() => {
       this.#checkOpen();
       validateText(text);
-      return this.#runtime(threadId).send(text);
+      const runtime = this.#runtime(threadId);
+      // A thread nobody named is called after its first prompt.
+      const title = this.#thread(threadId).title === null ? titleFromPrompt(text) : null;
+      if (title !== null)
+        this.#core.commit(threadId, [{ type: 'thread.titled', data: { title, source: 'prompt' } }]);
+      return runtime.send(text);
+    });
+  }
+
+  /** Names the thread (one line; invisible characters become markers). */
+  rename(threadId: string, title: string): Promise<ThreadRecord> {
+    return attempt(() => {
+      this.#checkOpen();
+      const safe = validateTitle(title);
+      const thread = this.#thread(threadId);
+      if (thread.title !== safe)
+        this.#core.commit(threadId, [{ type: 'thread.titled', data: { title: safe, source: 'user' } }]);
+      return this.#thread(threadId);
     });
   }
 
@@ -265,7 +289,7 @@ export class Supervisor {
 
   listThreads(): ThreadRecord[] {
     this.#checkOpen();
-    return this.#store.listThreads();
+    return this.#store.listThreads().map((thread) => this.#titled(thread));
   }
 
   getThread(threadId: string): ThreadView {
@@ -387,7 +411,14 @@ export class Supervisor {
     const thread = this.#store.getThread(threadId);
     if (thread === undefined)
       throw new NotFoundError('thread', threadId, `Unknown thread ${JSON.stringify(threadId)}`);
-    return thread;
+    return this.#titled(thread);
+  }
+
+  /** A thread from before titles were recorded is named by its first prompt, as a new one would be. */
+  #titled(thread: ThreadRecord): ThreadRecord {
+    if (thread.title !== null) return thread;
+    const prompt = this.#store.listRuns(thread.id).find((run) => run.prompt !== null)?.prompt;
+    return { ...thread, title: prompt === undefined || prompt === null ? null : titleFromPrompt(prompt) };
   }
 
   #approval(approvalId: string): ApprovalRecord {

@@ -189,6 +189,7 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       }
       case 'thread.created':
       case 'thread.mode_changed':
+      case 'thread.titled':
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':

@@ -68,6 +68,8 @@ export interface NewThread {
   cwd: string;
   mode: ThreadMode;
   model?: string;
+  /** A name for the thread; without one it is named by the first line of its first prompt. */
+  title?: string;
   /** Allow and deny patterns, e.g. `{ allow: ['Bash(git status:*)'], deny: ['Read(/etc/*)'] }`. */
   rules?: { allow?: string[]; deny?: string[] };
 }

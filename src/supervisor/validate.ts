@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../protocol/errors.js';
 import type { DecidedBy, ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from './policy.js';
+import { titleFromName } from './thread-title.js';
 import type { Decision, NewThread } from './types.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -44,6 +45,13 @@ export function validateNewThread(input: unknown): {
     model: model ?? null,
     rules: validateRules(input.rules),
   };
+}
+
+/** A title a person gave: made one safe line (thread-title.ts); a name with no visible words is refused. */
+export function validateTitle(title: unknown): string {
+  const safe = typeof title === 'string' ? titleFromName(title) : null;
+  if (safe === null) throw new ValidationError('the title must be a non-empty string', 'title');
+  return safe;
 }
 
 export function validateText(text: unknown): string {
