@@ -54,6 +54,8 @@ export const CreateThreadRequest = z.strictObject({
   /** Without one, the thread is named by the first line of its first prompt. */
   title: nonEmpty.max(MAX_TITLE_LENGTH).optional(),
   prompt: nonEmpty.optional(),
+  /** Start the CLI in plan mode, until a plan is approved. */
+  plan: z.boolean().optional(),
   rules: z
     .strictObject({ allow: z.array(nonEmpty).optional(), deny: z.array(nonEmpty).optional() })
     .optional(),
@@ -76,6 +78,12 @@ export const DecisionRequest = z
     behavior: z.enum(['allow', 'allow_always', 'deny']),
     message: z.string().max(4000).optional(),
     interrupt: z.boolean().optional(),
+    /** With allow: the input a person edited, run instead of the one asked with (supervisor Decision). */
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    /** With allow, for AskUserQuestion: the answer to each question, by its text. */
+    answers: z.record(z.string(), z.string().min(1).max(4000)).optional(),
+    /** With allow, for ExitPlanMode: the thread's mode from now on. */
+    mode: z.enum(MODES).optional(),
   })
   .refine((d) => d.interrupt !== true || d.behavior === 'deny', {
     message: 'interrupt goes with a deny only',

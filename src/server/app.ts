@@ -9,6 +9,7 @@ import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
 import type { ActionLinks } from './notify/action-links.js';
 import { hookRoutes } from './notify/routes-hooks.js';
+import { pushRoutes, type PushRouteDeps } from './routes-push.js';
 import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
 import { loginRoute, sessionRoutes } from './routes-session.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   token: string;
   /** The notification action links; without them `/hooks` does not exist. */
   links?: ActionLinks;
+  /** Web Push; without it `/api/push` does not exist. */
+  push?: PushRouteDeps;
   webRoot: string;
   info: InfoResponse;
   onError: (error: unknown) => void;
@@ -63,6 +66,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api/threads', threadRoutes(deps));
   app.route('/api/approvals', approvalRoutes(deps));
   app.route('/api', sessionRoutes(deps));
+  if (deps.push !== undefined) app.route('/api/push', pushRoutes(deps.push));
   app.all('/api/*', (c) => {
     throw new ApiError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`);
   });

@@ -25,11 +25,17 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/:id/decision', async (c) => {
-    const { behavior, message, interrupt } = await readJsonBody(c.req.raw, DecisionRequest);
+    const { behavior, message, interrupt, updatedInput, answers, mode } = await readJsonBody(
+      c.req.raw,
+      DecisionRequest,
+    );
     const approval = await supervisor.decide(c.req.param('id'), {
       behavior,
       ...(message === undefined ? {} : { message }),
       ...(interrupt === undefined ? {} : { interrupt }),
+      ...(updatedInput === undefined ? {} : { updatedInput }),
+      ...(answers === undefined ? {} : { answers }),
+      ...(mode === undefined ? {} : { mode }),
     });
     return c.json({ approval });
   });

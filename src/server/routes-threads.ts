@@ -34,9 +34,10 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/', async (c) => {
-    const { prompt, rules, model, title, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
+    const { plan, prompt, rules, model, title, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
     const thread = await supervisor.createThread({
       ...rest,
+      ...(plan === undefined ? {} : { plan }),
       ...(model === undefined ? {} : { model }),
       ...(title === undefined ? {} : { title }),
       ...(rules === undefined ? {} : { rules: withoutUndefined(rules) }),

@@ -12,7 +12,11 @@ import { createApp } from './app.js';
 import { removeAddressFile, writeAddressFile } from './address-file.js';
 import { mintLoginTicket } from './login-ticket.js';
 import { ActionLinks } from './notify/action-links.js';
+import { ApprovalFeed, type NotifyChannel } from './notify/approval-feed.js';
 import { resolveNotifyOptions, type NotifyOptions } from './notify/notify-options.js';
+import { PushChannel } from './notify/push-channel.js';
+import { PushSubscriptions } from './notify/push-subscriptions.js';
+import { loadOrCreateVapidKeys } from './notify/vapid-keys.js';
 import { WebhookChannel } from './notify/webhook-channel.js';
 import { loadOrCreateWebhookSecret } from './notify/webhook-secret.js';
 import { RequestGuard } from './request-guard.js';
@@ -65,6 +69,8 @@ export interface WardenServer {
   readonly tokenCreated: boolean;
   /** `<dataDir>/webhook-secret`, the key webhook bodies are signed with; null when no webhook is set. */
   readonly webhookSecretPath: string | null;
+  /** `<dataDir>/vapid-keys.json`, the Web Push key pair; null when Web Push is off. */
+  readonly vapidKeysPath: string | null;
   readonly port: number;
   /** WebSocket clients connected now. */
   readonly openSockets: number;
@@ -93,13 +99,34 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   const sessions = options.sessions ?? new SessionRegistry();
   const guard = new RequestGuard(loaded.token, host, sessions);
   const webhookSecret = notify.webhooks.length > 0 ? loadOrCreateWebhookSecret(dataDir) : undefined;
-  const links = webhookSecret === undefined ? undefined : new ActionLinks({ ttlMs: notify.linkTtlMs });
+  const vapid = notify.push === undefined ? undefined : loadOrCreateVapidKeys(dataDir);
+  const links =
+    webhookSecret === undefined && vapid === undefined
+      ? undefined
+      : new ActionLinks({ ttlMs: notify.linkTtlMs });
+  const push =
+    notify.push === undefined || vapid === undefined || links === undefined
+      ? undefined
+      : (() => {
+          const subscriptions = new PushSubscriptions(dataDir, notify.push);
+          const channel = new PushChannel({
+            subscriptions,
+            links,
+            linkTtlMs: notify.linkTtlMs,
+            vapid,
+            subject: notify.push.subject,
+            limits: notify.delivery,
+            onError,
+          });
+          return { publicKey: vapid.publicKey, subscriptions, channel };
+        })();
   const app = createApp({
     supervisor,
     guard,
     sessions,
     token: loaded.token,
     ...(links === undefined ? {} : { links }),
+    ...(push === undefined ? {} : { push }),
     webRoot: options.webRoot ?? fileURLToPath(new URL('../../web/', import.meta.url)),
     info: {
       version: packageVersion(),
@@ -134,19 +161,21 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   guard.port = bound;
   const url = `http://${urlHost(host)}:${bound}`;
   writeAddressFile(dataDir, url);
-  const webhooks =
-    webhookSecret === undefined || links === undefined
-      ? undefined
-      : new WebhookChannel({
-          supervisor,
-          targets: notify.webhooks,
-          links,
-          linkTtlMs: notify.linkTtlMs,
-          baseUrl: url,
-          secret: webhookSecret.secret,
-          limits: notify.delivery,
-          onError,
-        });
+  const channels: NotifyChannel[] = [];
+  if (webhookSecret !== undefined && links !== undefined)
+    channels.push(
+      new WebhookChannel({
+        targets: notify.webhooks,
+        links,
+        linkTtlMs: notify.linkTtlMs,
+        baseUrl: url,
+        secret: webhookSecret.secret,
+        limits: notify.delivery,
+        onError,
+      }),
+    );
+  if (push !== undefined) channels.push(push.channel);
+  const feed = links === undefined ? undefined : new ApprovalFeed({ supervisor, links, channels, onError });
 
   let closing: Promise<void> | undefined;
   return {
@@ -157,6 +186,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     tokenPath: loaded.path,
     tokenCreated: loaded.created,
     webhookSecretPath: webhookSecret?.path ?? null,
+    vapidKeysPath: vapid?.path ?? null,
     port: bound,
     get openSockets() {
       return sockets.count;
@@ -164,7 +194,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     close() {
       closing ??= (async () => {
         removeAddressFile(dataDir, url);
-        await webhooks?.close();
+        await feed?.close();
         sockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();

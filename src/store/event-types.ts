@@ -30,7 +30,14 @@ export type RejectCondition =
 export type LeftoverOutcome = 'stopped' | 'gone' | 'reused' | 'unverifiable' | 'survived';
 
 export interface EventDataMap {
-  'thread.created': { cwd: string; mode: ThreadMode; model: string | null; rules: ThreadRules };
+  'thread.created': {
+    cwd: string;
+    mode: ThreadMode;
+    model: string | null;
+    rules: ThreadRules;
+    /** The thread's CLI starts in plan mode (until a plan of it is approved). */
+    plan?: true;
+  };
   'thread.mode_changed': { mode: ThreadMode; previous: ThreadMode };
   /** The thread's title: from its first prompt, or a name a person gave (at creation or later). */
   'thread.titled': { title: string; source: 'prompt' | 'user' };

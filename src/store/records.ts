@@ -165,6 +165,11 @@ export interface ApprovalDecision {
    * mode change settled it.
    */
   by: 'user' | 'policy' | 'webhook';
+  /**
+   * The input the CLI was sent when it is not the one it asked with: a person edited it, or answered
+   * questions (`answers`). Absent or null: the input as asked.
+   */
+  updatedInput?: Record<string, unknown> | null;
   /** Who decided and through what; absent on decisions recorded before deciders were named. */
   decidedBy?: DecidedBy;
 }

@@ -89,7 +89,7 @@ function decidedAnswer(
   decision: Extract<StoredEvent, { type: 'approval.decided' }>['data'],
   input: Record<string, unknown>,
 ): PermissionResult {
-  const { behavior, message, interrupt, updatedPermissions } = decision;
+  const { behavior, message, interrupt, updatedPermissions, updatedInput } = decision;
   if (behavior === 'deny')
     return {
       behavior: 'deny',
@@ -98,7 +98,8 @@ function decidedAnswer(
     };
   return {
     behavior: 'allow',
-    updatedInput: input,
+    // What the person edited or answered, else the input as the CLI asked with it.
+    updatedInput: updatedInput ?? input,
     ...(updatedPermissions === null ? {} : { updatedPermissions: updatedPermissions as PermissionUpdate[] }),
   };
 }

@@ -47,6 +47,8 @@ export interface LiveSessionSetup {
   readonly cwd: string;
   readonly model: string | null;
   readonly resume: string | null;
+  /** Start the CLI in plan mode (a thread created so, whose plan is not approved yet). */
+  readonly plan?: boolean;
   readonly canUseTool: (session: LiveSession) => CanUseTool;
   readonly onEnded: (session: LiveSession, error: Error | undefined) => void;
   /** The thread's detached CLI an earlier host left running: join it instead of starting one. */
@@ -129,7 +131,9 @@ export class LiveSession {
     const options: Options = {
       cwd: setup.cwd,
       // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
-      permissionMode: 'default',
+      // Plan mode only while a thread created for planning has no approved plan: the CLI then changes
+      // nothing, and asks (ExitPlanMode) before it leaves plan mode for `default`.
+      permissionMode: setup.plan === true ? 'plan' : 'default',
       canUseTool: setup.canUseTool(this),
       onWarning: (warning) => core.warn(warning),
       ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),

@@ -13,6 +13,7 @@ import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from './live-session.js';
+import { verdictForPerson } from './person-tools.js';
 import { evaluatePolicy, type CompiledPolicy } from './policy.js';
 import { permissionRequestProblem } from './validate.js';
 
@@ -172,10 +173,13 @@ export async function gatePermission(
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
-  const verdict = evaluatePolicy(host.policy(), toolName, input, {
-    decisionReason: context.decisionReason,
-    blockedPath: context.blockedPath,
-  });
+  const verdict = verdictForPerson(
+    toolName,
+    evaluatePolicy(host.policy(), toolName, input, {
+      decisionReason: context.decisionReason,
+      blockedPath: context.blockedPath,
+    }),
+  );
   if (verdict.behavior !== 'ask') {
     core.record(host.threadId, [
       {

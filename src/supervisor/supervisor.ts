@@ -36,6 +36,8 @@ import type {
   ThreadView,
 } from './types.js';
 import { alwaysAllowUpdates } from './always-allow.js';
+import { decisionInput } from './decision-input.js';
+import { planStart, verdictForPerson } from './person-tools.js';
 import { titleFromPrompt } from './thread-title.js';
 import { validateDecision, validateId, validateNewThread, validateText, validateTitle } from './validate.js';
 
@@ -136,10 +138,11 @@ export class Supervisor {
     return attempt(() => {
       this.#checkOpen();
       const { cwd, mode, model, rules } = validateNewThread(input);
+      const planned = planStart(input.plan);
       const title = input.title === undefined ? null : validateTitle(input.title);
       const id = this.#core.newId();
       this.#core.commit(id, [
-        { type: 'thread.created', data: { cwd, mode, model, rules } },
+        { type: 'thread.created', data: { ...planned, cwd, mode, model, rules } },
         ...(title === null
           ? []
           : [{ type: 'thread.titled' as const, data: { title, source: 'user' as const } }]),
@@ -197,6 +200,9 @@ export class Supervisor {
     const approval = this.#approval(approvalId);
     if (approval.status !== 'pending')
       throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
+    // An edit, answers or a plan's end: checked (and an edit judged by the policy) before anything is sent.
+    const sent = decisionInput(approval, decision, () => this.#runtime(approval.threadId).policy());
+    const edit = sent.updatedInput === null ? {} : { updatedInput: sent.updatedInput };
     if (behavior === 'allow_always' && approval.alwaysAllowRules.length === 0)
       throw new ValidationError(
         `allow_always is not offered for approval ${approvalId}: no rule as narrow as the request exists for ${approval.toolName}; allow it once instead`,
@@ -211,13 +217,19 @@ export class Supervisor {
     }
     // Exactly the rules the approval shows, for this CLI session only; never the CLI's own suggestions.
     const updatedPermissions =
-      behavior === 'allow_always' ? alwaysAllowUpdates(approval.alwaysAllowRules) : null;
+      behavior === 'allow_always'
+        ? alwaysAllowUpdates(approval.alwaysAllowRules)
+        : sent.permissionUpdates.length > 0
+          ? sent.permissionUpdates
+          : null;
     this.#core.commit(approval.threadId, [
       {
         type: 'approval.decided',
-        data: { approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
+        data: { ...edit, approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
       },
     ]);
+    // A plan approved with a mode chosen: the thread goes on in that mode.
+    if (sent.mode !== null) this.#setMode(approval.threadId, sent.mode);
     return this.#approval(approvalId);
   }
 
@@ -263,10 +275,13 @@ export class Supervisor {
     const policy = this.#runtime(threadId).policy();
     for (const approval of this.#store.listApprovals({ threadId, status: 'pending' })) {
       // The CLI's reason for asking still counts: a write it called sensitive is never settled by a mode.
-      const verdict = evaluatePolicy(policy, approval.toolName, approval.input, {
-        decisionReason: approval.decisionReason,
-        blockedPath: approval.blockedPath,
-      });
+      const verdict = verdictForPerson(
+        approval.toolName,
+        evaluatePolicy(policy, approval.toolName, approval.input, {
+          decisionReason: approval.decisionReason,
+          blockedPath: approval.blockedPath,
+        }),
+      );
       if (verdict.behavior === 'ask') continue;
       this.#core.commit(threadId, [
         {

@@ -16,6 +16,7 @@ import type { DetachedProcess } from './detached-cli.js';
 import { hostUserMessage } from './input-queue.js';
 import { LiveSession } from './live-session.js';
 import { gatePermission, type GateHost } from './permission-gate.js';
+import { startsInPlanMode } from './person-tools.js';
 import { compilePolicy, type CompiledPolicy } from './policy.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
@@ -224,6 +225,7 @@ export class ThreadRuntime implements GateHost {
         cwd: thread.cwd,
         model: thread.model,
         resume: thread.sessionId,
+        plan: startsInPlanMode(this.#core.store, this.threadId),
         canUseTool: (owner) => (toolName, input, context) =>
           gatePermission(this.#core, this, owner, toolName, input, context),
         onEnded: (ended, error) => this.#onEnded(ended, error),

@@ -11,6 +11,10 @@ export interface TimelinePermission {
   approvalId: string | null;
   /** The rule, the cancel reason, or the failed condition. */
   detail: string | null;
+  /** A decided approval's input as sent when a person edited it or answered it (the item's input: as asked). */
+  updatedInput?: Record<string, unknown>;
+  /** A deny that also stopped the turn. */
+  interrupt?: true;
 }
 
 interface Base {
@@ -161,6 +165,9 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
         if (event.type === 'approval.decided') {
           permission.outcome = event.data.behavior === 'deny' ? 'denied' : 'allowed';
           permission.detail = event.data.behavior;
+          const { updatedInput, interrupt } = event.data;
+          if (updatedInput !== undefined && updatedInput !== null) permission.updatedInput = updatedInput;
+          if (interrupt) permission.interrupt = true;
         } else {
           permission.outcome = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
           permission.detail = event.data.reason;

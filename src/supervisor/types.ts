@@ -72,6 +72,11 @@ export interface NewThread {
   title?: string;
   /** Allow and deny patterns, e.g. `{ allow: ['Bash(git status:*)'], deny: ['Read(/etc/*)'] }`. */
   rules?: { allow?: string[]; deny?: string[] };
+  /**
+   * Start the CLI in plan mode: it reads and plans but changes nothing until a person approves its plan
+   * (an `ExitPlanMode` approval). Default false.
+   */
+  plan?: boolean;
 }
 
 export interface Decision {
@@ -80,6 +85,22 @@ export interface Decision {
   message?: string;
   /** With deny: also stop the turn, as if the user pressed Escape. */
   interrupt?: boolean;
+  /**
+   * With allow: the input to run instead of the one asked with (a person edited it). The same tool's
+   * input: an object, at most 256 KiB as JSON; the thread's policy judges it again, and a deny there
+   * refuses the decision. Never with allow_always: a rule is never made from an edited input.
+   */
+  updatedInput?: Record<string, unknown>;
+  /**
+   * With allow, for an `AskUserQuestion` approval: the answer to each question, by its text. One option's
+   * label, several labels joined by `, ` (multiSelect), or a person's own words.
+   */
+  answers?: Record<string, string>;
+  /**
+   * With allow, for an `ExitPlanMode` approval: the thread's mode from now on. The CLI leaves plan mode
+   * for its `default` mode either way (Warden's policy then decides, in this mode).
+   */
+  mode?: ThreadMode;
   /** Where the answer came from, for the record (`approval.decided`'s `by`); default `user`. */
   by?: 'user' | 'webhook';
   /**

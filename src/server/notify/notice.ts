@@ -44,14 +44,17 @@ export function inputPreview(
   toolName: string,
   input: Record<string, unknown>,
 ): { text: string; facts: string[] } {
-  const raw =
-    toolName === 'Bash' && typeof input.command === 'string'
-      ? input.command
-      : typeof input.file_path === 'string' && Object.keys(input).length === 1
-        ? input.file_path
-        : JSON.stringify(input, null, 2);
-  const shown = showBlock(raw, PREVIEW_MAX_CHARS, PREVIEW_MAX_LINES);
+  const shown = showBlock(previewSource(toolName, input), PREVIEW_MAX_CHARS, PREVIEW_MAX_LINES);
   return { text: shown.lines.join('\n'), facts: shown.facts };
+}
+
+/** The raw text a preview is made from (not yet safe to show). */
+export function previewSource(toolName: string, input: Record<string, unknown>): string {
+  return toolName === 'Bash' && typeof input.command === 'string'
+    ? input.command
+    : typeof input.file_path === 'string' && Object.keys(input).length === 1
+      ? input.file_path
+      : JSON.stringify(input, null, 2);
 }
 
 export function requestedNotice(

@@ -1,5 +1,6 @@
 // `createServer({ notify })`: which channels are on (none by default) and their limits, checked at the
-// boundary. Only http(s) webhook URLs are accepted; each receives approval previews.
+// boundary. Only http(s) webhook URLs are accepted; each receives approval previews. Web Push is on with
+// `push` (devices then subscribe from the UI).
 import { DEFAULT_LINK_TTL_MS } from './action-links.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from './formats.js';
 import type { WebhookTarget } from './webhook-channel.js';
@@ -12,19 +13,36 @@ export interface NotifyOptions {
   linkTtlMs?: number;
   /** Retries, timeout and queue bound per URL (defaults in DEFAULT_DELIVERY_LIMITS). */
   delivery?: Partial<DeliveryLimits>;
+  /** Web Push to the devices that subscribe from the UI; `true` for the defaults. */
+  push?: boolean | PushOptions;
 }
+
+export interface PushOptions {
+  /** The VAPID contact push services see (`mailto:` or `https:`); default DEFAULT_PUSH_SUBJECT. */
+  subject?: string;
+  /** Accept `http://127.0.0.1` push services (a local stand-in, for tests); default false. */
+  allowLocalEndpoints?: boolean;
+}
+
+export const DEFAULT_PUSH_SUBJECT = 'mailto:warden@localhost';
 
 export interface ResolvedNotify {
   webhooks: WebhookTarget[];
+  push: Required<PushOptions> | undefined;
   linkTtlMs: number;
   delivery: DeliveryLimits;
 }
 
 export function resolveNotifyOptions(notify: unknown): ResolvedNotify {
   if (notify === undefined)
-    return { webhooks: [], linkTtlMs: DEFAULT_LINK_TTL_MS, delivery: DEFAULT_DELIVERY_LIMITS };
+    return {
+      webhooks: [],
+      push: undefined,
+      linkTtlMs: DEFAULT_LINK_TTL_MS,
+      delivery: DEFAULT_DELIVERY_LIMITS,
+    };
   if (typeof notify !== 'object' || notify === null) throw new TypeError('options.notify must be an object');
-  const { webhooks = [], linkTtlMs = DEFAULT_LINK_TTL_MS, delivery = {} } = notify as NotifyOptions;
+  const { webhooks = [], linkTtlMs = DEFAULT_LINK_TTL_MS, delivery = {}, push } = notify as NotifyOptions;
   if (!Array.isArray(webhooks)) throw new TypeError('options.notify.webhooks must be an array');
   const targets = webhooks.map((hook: unknown, i): WebhookTarget => {
     const where = `options.notify.webhooks[${i}]`;
@@ -41,7 +59,31 @@ export function resolveNotifyOptions(notify: unknown): ResolvedNotify {
   for (const [key, value] of Object.entries(limits))
     if (!Number.isInteger(value) || value < (key === 'baseDelayMs' ? 0 : 1))
       throw new TypeError(`options.notify.delivery.${key} must be a positive integer`);
-  return { webhooks: targets, linkTtlMs, delivery: limits };
+  return { webhooks: targets, push: resolvePush(push), linkTtlMs, delivery: limits };
+}
+
+function resolvePush(push: unknown): Required<PushOptions> | undefined {
+  if (push === undefined || push === false) return undefined;
+  if (push === true) return { subject: DEFAULT_PUSH_SUBJECT, allowLocalEndpoints: false };
+  if (typeof push !== 'object' || push === null)
+    throw new TypeError('options.notify.push must be true or { subject?, allowLocalEndpoints? }');
+  const { subject = DEFAULT_PUSH_SUBJECT, allowLocalEndpoints = false } = push as PushOptions;
+  if (!isPushSubject(subject))
+    throw new TypeError('options.notify.push.subject must be a mailto: or https: URL');
+  if (typeof allowLocalEndpoints !== 'boolean')
+    throw new TypeError('options.notify.push.allowLocalEndpoints must be a boolean');
+  return { subject, allowLocalEndpoints };
+}
+
+/** What push services accept as the VAPID contact. */
+export function isPushSubject(subject: unknown): subject is string {
+  if (typeof subject !== 'string') return false;
+  try {
+    const { protocol } = new URL(subject);
+    return protocol === 'mailto:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 export function isHttpUrl(url: unknown): url is string {

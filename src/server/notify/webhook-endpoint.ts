@@ -4,6 +4,7 @@
 // notices without waiting, and past `maxQueue` the oldest waiting notice is dropped (and reported).
 import { randomUUID } from 'node:crypto';
 
+import { failureOf, retryDelay, sleep } from './backoff.js';
 import { render, type WebhookFormat } from './formats.js';
 import type { Notice } from './notice.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
@@ -83,11 +84,7 @@ export class WebhookEndpoint {
     let last = '';
     for (let attempt = 1; attempt <= this.limits.attempts; attempt++) {
       if (this.#closed.signal.aborted) return;
-      if (attempt > 1) {
-        const ceiling = Math.min(this.limits.maxDelayMs, this.limits.baseDelayMs * 2 ** (attempt - 2));
-        // Equal jitter: half the step for sure, half at random, so receivers that failed together spread out.
-        if (!(await sleep(ceiling / 2 + (Math.random() * ceiling) / 2, this.#closed.signal))) return;
-      }
+      if (attempt > 1 && !(await sleep(retryDelay(attempt, this.limits), this.#closed.signal))) return;
       try {
         const response = await fetch(this.url, {
           method: 'POST',
@@ -110,12 +107,7 @@ export class WebhookEndpoint {
         if (response.status < 500 && response.status !== 408 && response.status !== 429) break;
       } catch (error) {
         if (this.#closed.signal.aborted) return;
-        last =
-          error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${this.limits.timeoutMs} ms`
-            : error instanceof Error
-              ? ((error.cause as Error | undefined)?.message ?? error.message)
-              : String(error);
+        last = failureOf(error, this.limits.timeoutMs);
       }
     }
     this.onError(
@@ -124,22 +116,6 @@ export class WebhookEndpoint {
       ),
     );
   }
-}
-
-/** Resolves true after `ms`, false (at once) when the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A webhook URL may carry a secret of the receiver's (a path token, user:pass): logs show the origin only. */
