@@ -14,10 +14,13 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
 };
 
 /** One name at the top of the root: letters, digits, `_`, `-`, dots inside; never a leading dot. */
 const SERVED_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+/** The app icons the manifest names live one level down, in `icons/`. */
+const ICON_NAME = /^icons\/[A-Za-z0-9_-][A-Za-z0-9_.-]*\.png$/;
 
 /** Headers for every page and asset: no framing (clickjacking an Allow button), no inline script. */
 export function pageHeaders(host: string): Record<string, string> {
@@ -52,7 +55,7 @@ export async function readStaticFile(webRoot: string, urlPath: string): Promise<
     return undefined;
   }
   const name = decoded === '/' ? 'index.html' : decoded.slice(1);
-  if (!decoded.startsWith('/') || !SERVED_NAME.test(name)) return undefined;
+  if (!decoded.startsWith('/') || !(SERVED_NAME.test(name) || ICON_NAME.test(name))) return undefined;
   const type = TYPES[extname(name).toLowerCase()];
   if (type === undefined) return undefined;
   try {
