@@ -124,7 +124,8 @@ class ScriptedCli implements SupervisedQuery {
             { signal: controller.signal, toolUseID: `toolu_${requestId}`, requestId },
           );
           latenciesMs.push(wallClock() - began);
-          if (result.behavior !== 'allow') notAllowed.push(`${requestId}: ${result.behavior}`);
+          if (result?.behavior !== 'allow')
+            notAllowed.push(`${requestId}: ${result?.behavior ?? 'no answer'}`);
         } finally {
           this.#requests.delete(controller);
         }

@@ -50,6 +50,12 @@ export type InboundHandler = (
   ctx: { requestId: string; signal: AbortSignal },
 ) => Promise<Record<string, unknown> | undefined>;
 
+/**
+ * A handler resolves with this very object (compared by identity) when the request was answered another
+ * way (the CLI heard from someone else): no reply is written, and the request stops counting as in flight.
+ */
+export const NO_REPLY: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export interface ControlRequestOptions {
   /** Give up after this long: rejects RequestTimeoutError and withdraws the request from the CLI. */
   timeoutMs?: number;
@@ -101,6 +107,11 @@ export class ControlChannel {
   /** Inbound requests whose reply is not yet written (a withdrawn one stops counting at once). */
   get inFlightInbound(): number {
     return this.#inbound.size;
+  }
+
+  /** True while the inbound request `requestId` is being served (its reply is not yet written). */
+  isServing(requestId: string): boolean {
+    return this.#inbound.has(requestId);
   }
 
   /** Our requests without a response. */
@@ -373,6 +384,7 @@ export class ControlChannel {
           return abort.signal;
         },
       });
+      if (result === NO_REPLY) return undefined;
       if (result !== undefined && !isRecord(result))
         throw new TypeError(`the handler must resolve to an object or undefined, not ${typeof result}`);
       return controlSuccessFrame(requestId, result ?? {});

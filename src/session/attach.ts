@@ -43,7 +43,8 @@ export class AttachHistory {
 
 /**
  * Dispatches the requests an initialize answer says the CLI still waits on; returns their request ids
- * (those it could read), in the order they were dispatched.
+ * (those it could read), in the order they were dispatched. One this host is still serving (a second
+ * initialize lists it again) is not dispatched twice.
  */
 export function dispatchPending(channel: ControlChannel, envelope: ControlSuccessResponse): string[] {
   const lists = [
@@ -55,7 +56,10 @@ export function dispatchPending(channel: ControlChannel, envelope: ControlSucces
   for (const list of lists)
     for (const frame of list ?? []) {
       const id = (frame as { request_id?: unknown }).request_id;
-      if (typeof id === 'string') ids.push(id);
+      if (typeof id === 'string') {
+        if (channel.isServing(id)) continue;
+        ids.push(id);
+      }
       channel.receive(frame);
     }
   return ids;

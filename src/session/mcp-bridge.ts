@@ -35,12 +35,14 @@ export class McpBridge {
   readonly serverConfigs: Record<string, SdkMcpServerSettings>;
 
   readonly #entries = new Map<string, Entry>();
+  readonly #sendToCli: McpBridgeOptions['sendToCli'];
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: McpBridgeOptions) {
     if (typeof options.sendToCli !== 'function')
       throw new TypeError('McpBridge: sendToCli must be a function');
+    this.#sendToCli = options.sendToCli;
     this.serverConfigs = {};
     for (const [name, config] of Object.entries(options.servers)) {
       if (config?.type !== 'sdk' || typeof config.instance?.connect !== 'function') {
@@ -89,6 +91,33 @@ export class McpBridge {
     }
     entry.transport.deliver(message);
     return { mcp_response: { jsonrpc: '2.0', result: {}, id: 0 } };
+  }
+
+  /**
+   * Makes `servers` the in-process servers of the session (Query.setMcpServers): servers no longer named
+   * are detached, new ones connected; one named again with the same instance stays as it is. Resolves
+   * with each server's settings for the CLI (`{type:'sdk', name, ...settings}`).
+   */
+  async replaceServers(
+    servers: Record<string, McpSdkServerConfigWithInstance>,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    if (this.#closing !== undefined) throw new ControlChannelClosedError('closed');
+    await this.start();
+    for (const [name, entry] of [...this.#entries]) {
+      if (servers[name]?.instance === entry.config.instance) continue;
+      this.#entries.delete(name);
+      await entry.transport.close();
+    }
+    const wire: Record<string, Record<string, unknown>> = {};
+    for (const [name, config] of Object.entries(servers)) {
+      if (!this.#entries.has(name)) {
+        const entry = { config, transport: new McpBridgeTransport(name, this.#sendToCli) };
+        await connect(name, entry);
+        this.#entries.set(name, entry);
+      }
+      wire[name] = { type: 'sdk', name, ...settingsOf(config) };
+    }
+    return wire;
   }
 
   /** Closes every server transport; pending handle() calls reject with ControlChannelClosedError. Idempotent. */

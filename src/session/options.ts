@@ -1,28 +1,13 @@
 // The options of query(), with the official Agent SDK's names and meanings, plus the few that Warden adds
 // (marked "Warden:"). docs/compatibility.md lists what differs and why.
 import type { WardenError } from '../protocol/errors.js';
-import type { PermissionMode, PermissionResult, PermissionUpdate } from '../protocol/control.js';
+import type { PermissionMode } from '../protocol/control.js';
 import type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';
 import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
 
-export type CanUseTool = (
-  toolName: string,
-  input: Record<string, unknown>,
-  options: {
-    signal: AbortSignal;
-    suggestions?: PermissionUpdate[];
-    blockedPath?: string;
-    decisionReason?: string;
-    title?: string;
-    displayName?: string;
-    description?: string;
-    toolUseID: string;
-    agentID?: string;
-    requestId: string;
-    mcpServer?: { name: string; source: string };
-  },
-) => Promise<PermissionResult>;
+import type { CanUseTool } from './can-use-tool.js';
+export type { CanUseTool } from './can-use-tool.js';
 
 // Hook inputs and outputs are the official, discriminated types (narrow on `hook_event_name`).
 export type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';

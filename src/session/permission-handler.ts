@@ -4,7 +4,8 @@ import { CallbackError, ProtocolError, toError } from '../protocol/errors.js';
 import type { WardenError } from '../protocol/errors.js';
 import { parseCanUseToolRequest, type PermissionUpdate } from '../protocol/control.js';
 import { isRecord } from '../protocol/validate.js';
-import type { CanUseTool } from './options.js';
+import { NO_REPLY } from '../control/control-channel.js';
+import type { CanUseTool, MatchedAskRule } from './can-use-tool.js';
 
 type Request = Record<string, unknown>;
 
@@ -36,7 +37,21 @@ function callbackContext(
   if (typeof request.agent_id === 'string') context.agentID = request.agent_id;
   if (typeof request.mcp_server === 'object' && request.mcp_server !== null)
     context.mcpServer = request.mcp_server as { name: string; source: string };
+  if (typeof request.default_to_no === 'boolean') context.defaultToNo = request.default_to_no;
+  if (typeof request.suppress_always_allow_rule === 'boolean')
+    context.suppressAlwaysAllowRule = request.suppress_always_allow_rule;
+  const askRule = matchedAskRule(request.matched_ask_rule);
+  if (askRule !== undefined) context.matchedAskRule = askRule;
   return context;
+}
+
+/** The wire's `matched_ask_rule` ({source, tool_name, rule_content?}) in the callback's spelling. */
+function matchedAskRule(value: unknown): MatchedAskRule | undefined {
+  if (!isRecord(value) || typeof value.source !== 'string' || typeof value.tool_name !== 'string')
+    return undefined;
+  const rule: MatchedAskRule = { source: value.source, toolName: value.tool_name };
+  if (typeof value.rule_content === 'string') rule.ruleContent = value.rule_content;
+  return rule;
 }
 
 /** Turns whatever the callback returned into a reply the CLI validates (see protocol docs). */
@@ -135,6 +150,8 @@ export function createPermissionHandler(
       );
       return denyReply(`Permission callback failed: ${cause.message}`, toolUseID);
     }
+    // Answered another way (the CLI already has its answer): nothing to send.
+    if (result === null) return NO_REPLY;
     const { reply, problem } = toPermissionReply(result, input, toolUseID);
     if (problem !== undefined)
       warn(new CallbackError('canUseTool', `canUseTool ${problem} for ${toolName}; the call was denied`));

@@ -14,6 +14,8 @@ import {
   toError,
 } from '../protocol/errors.js';
 import type { PermissionMode } from '../protocol/control.js';
+import type { OutboundControlSubtype } from '../protocol/control-requests.js';
+import type { SDKControlSetPermissionModeResponse } from '../protocol/control-responses.js';
 import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
 import type {
   AccountInfo,
@@ -30,9 +32,19 @@ import { buildInitializeRequest, userMessage } from './initialize-request.js';
 import { InputLifecycle } from './input-lifecycle.js';
 import { McpBridge } from './mcp-bridge.js';
 import { MessageQueue } from './message-queue.js';
-import { validateOptions, type Options } from './options.js';
+import { validateOptions, type McpServerConfig, type Options } from './options.js';
+import { QueryControls } from './query-controls.js';
 import { createPermissionHandler } from './permission-handler.js';
 import { sdkMcpServersOf, spawnCli } from './spawn-cli.js';
+
+const PERMISSION_MODES: ReadonlySet<string> = new Set<PermissionMode>([
+  'default',
+  'acceptEdits',
+  'bypassPermissions',
+  'plan',
+  'dontAsk',
+  'auto',
+]);
 
 export type Prompt = string | AsyncIterable<SDKUserMessage>;
 
@@ -54,7 +66,7 @@ export function query({ prompt, options = {} }: { prompt: Prompt; options?: Opti
   return new Query(prompt, options);
 }
 
-export class Query implements AsyncGenerator<SDKMessage, void> {
+export class Query extends QueryControls implements AsyncGenerator<SDKMessage, void> {
   readonly #options: Options;
   readonly #queue: MessageQueue<SDKMessage>;
   readonly #lifecycle = new InputLifecycle();
@@ -90,6 +102,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
   readonly pid: Promise<number | undefined> = new Promise((resolve) => (this.#resolvePid = resolve));
 
   constructor(prompt: Prompt, options: Options) {
+    super();
     this.#options = options;
     this.#queue = new MessageQueue(options.maxBufferedMessages ?? DEFAULT_BUFFERED_MESSAGES);
     this.#hooks = new HookRegistry(options.hooks);
@@ -371,8 +384,15 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     return Array.isArray(response.still_queued) ? (response as SDKControlInterruptResponse) : undefined;
   }
 
-  async setPermissionMode(mode: PermissionMode): Promise<void> {
-    await this.#request('set_permission_mode', { mode });
+  /**
+   * Resolves with the mode now in effect (not always the one asked for), or undefined when the CLI's
+   * answer names none (older CLIs) or one outside PermissionMode.
+   */
+  async setPermissionMode(mode: PermissionMode): Promise<SDKControlSetPermissionModeResponse | undefined> {
+    const answer = await this.#request('set_permission_mode', { mode });
+    // The CLI's own name for 'default' is 'manual'.
+    const now = answer.mode === 'manual' ? 'default' : answer.mode;
+    return typeof now === 'string' && PERMISSION_MODES.has(now) ? { mode: now as PermissionMode } : undefined;
   }
 
   async setModel(model?: string): Promise<void> {
@@ -388,7 +408,7 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     return Array.isArray(response.mcpServers) ? (response.mcpServers as McpServerStatus[]) : [];
   }
 
-  async initializationResult(): Promise<SDKControlInitializeResponse> {
+  override async initializationResult(): Promise<SDKControlInitializeResponse> {
     await this.#live;
     if (this.#initialize === undefined) throw new ControlChannelClosedError('the query was closed');
     // The CLI's reply, untouched; typed as the official SDK types it.
@@ -405,6 +425,23 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
     await this.#live;
     if (this.#redelivered === undefined) throw new ControlChannelClosedError('the query was closed');
     return this.#redelivered;
+  }
+
+  /**
+   * Sends `initialize` again to the running CLI (after a gap in the transport): the answer lists the
+   * permission requests the CLI still waits on, and each is handed to canUseTool again (one already in
+   * flight here is not dispatched twice). Resolves with the fresh answer; initializationResult() keeps
+   * the first.
+   */
+  async reinitialize(): Promise<SDKControlInitializeResponse> {
+    if (this.#finished) throw new ControlChannelClosedError('the query has ended');
+    const { channel } = await this.#live;
+    const answer = await channel.requestEnvelope(
+      'initialize',
+      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
+    );
+    dispatchPending(channel, answer);
+    return (answer.response ?? {}) as SDKControlInitializeResponse;
   }
 
   async supportedCommands(): Promise<SlashCommand[]> {
@@ -430,6 +467,19 @@ export class Query implements AsyncGenerator<SDKMessage, void> {
       this.#lifecycle.inputClosed();
       this.#maybeEndInput();
     }
+  }
+
+  protected override control(
+    subtype: OutboundControlSubtype,
+    body?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    return this.#request(subtype, body);
+  }
+
+  protected override replaceSdkServers(
+    servers: Record<string, McpServerConfig>,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    return this.#mcp.replaceServers(sdkMcpServersOf(servers));
   }
 
   async #request(subtype: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -64,6 +64,7 @@ export const FAKE_CLI_MODES = [
   'never-initialize',
   'bg-permission-late',
   'replay',
+  'control-answers',
 ] as const;
 
 export type FakeCliMode = (typeof FAKE_CLI_MODES)[number];
