@@ -76,8 +76,12 @@ interface InboundEntry {
   released: boolean;
 }
 
-/** Ids of requests we gave up on, remembered so that their late replies are ignored without a warning. */
-const ABANDONED_IDS_KEPT = 1024;
+/**
+ * How many ids are remembered whose control_response is expected and ignored without a warning: requests
+ * we gave up on (their late replies), and requests we answered (under --replay-user-messages the CLI echoes
+ * our replies back).
+ */
+const IGNORED_IDS_KEPT = 1024;
 /** setTimeout fires at once for anything larger. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -88,6 +92,7 @@ export class ControlChannel {
   readonly #nextId = createRequestIdGenerator();
   readonly #pending = new Map<string, PendingRequest>();
   readonly #abandoned = new Set<string>();
+  readonly #answered = new Set<string>();
   readonly #inbound = new Map<string, InboundEntry>();
   readonly #handlers = new Map<string, InboundHandler>();
   #disposedWith: WardenError | undefined;
@@ -122,7 +127,9 @@ export class ControlChannel {
   /**
    * Sends `{type:'control_request', request_id, request:{subtype, ...body}}` and resolves with the
    * response payload (`response.response` of a success, `{}` if absent). Rejects ControlRequestError for
-   * an error reply, RequestTimeoutError, AbortError, the write's error, or the dispose cause.
+   * an error reply, RequestTimeoutError, AbortError, or the dispose cause. A failed write does not settle
+   * it (it is reported): as in the official SDK, a request written to a CLI that just died is rejected by
+   * the close that follows, with the same error as every other pending request.
    */
   request(
     subtype: string,
@@ -249,11 +256,9 @@ export class ControlChannel {
           signal.addEventListener('abort', onAbort, { once: true });
         }
         this.#writeFrame(controlRequestFrame(requestId, request)).catch((error: unknown) => {
-          pending.reject(
-            WardenError.isWardenError(error)
-              ? error
-              : new TransportClosedError(`Could not write control request ${subtype}`, { cause: error }),
-          );
+          if (pending.settled) return;
+          const what = `Could not write control request ${subtype}; it settles when the channel closes`;
+          this.#report(new TransportClosedError(what, { cause: error }));
         });
       });
     } finally {
@@ -266,11 +271,7 @@ export class ControlChannel {
 
   /** We stopped waiting (timeout, abort): remember the id, and tell the CLI it may stop working on it. */
   #abandon(requestId: string, subtype: string): void {
-    this.#abandoned.add(requestId);
-    if (this.#abandoned.size > ABANDONED_IDS_KEPT) {
-      const oldest = this.#abandoned.values().next().value;
-      if (oldest !== undefined) this.#abandoned.delete(oldest);
-    }
+    remember(this.#abandoned, requestId);
     if (this.#disposedWith !== undefined) return;
     this.#writeFrame(controlCancelFrame(requestId)).catch((error: unknown) => {
       this.#report(
@@ -294,7 +295,8 @@ export class ControlChannel {
     const { response } = parsed;
     const pending = this.#pending.get(response.request_id);
     if (pending === undefined || pending.settled) {
-      if (this.#abandoned.has(response.request_id) || this.#disposedWith !== undefined) return;
+      const expected = this.#abandoned.has(response.request_id) || this.#answered.delete(response.request_id);
+      if (expected || this.#disposedWith !== undefined) return;
       this.#report(
         new ProtocolError(`control_response for unknown request_id ${response.request_id}`, excerptOf(frame)),
       );
@@ -352,6 +354,8 @@ export class ControlChannel {
           ? controlErrorFrame(requestId, request.message)
           : await this.#dispatch(requestId, entry, request);
       if (reply === undefined || entry.abort.aborted) return;
+      // Before the write: the echo can come back before the write's callback runs.
+      remember(this.#answered, requestId);
       try {
         await this.#writeFrame(reply);
       } catch (error) {
@@ -446,6 +450,14 @@ export class ControlChannel {
       process.emitWarning(toError(thrown));
     }
   }
+}
+
+/** Adds an id to a bounded set, forgetting the oldest. */
+function remember(ids: Set<string>, id: string): void {
+  ids.add(id);
+  if (ids.size <= IGNORED_IDS_KEPT) return;
+  const oldest = ids.values().next().value;
+  if (oldest !== undefined) ids.delete(oldest);
 }
 
 function abortedError(subtype: string, signal: AbortSignal): AbortError {

@@ -86,12 +86,15 @@ export class TransportClosedError extends WardenError {
   }
 }
 
-/** The control channel closed while a request was pending or a reply was still owed. */
+/**
+ * The control channel closed while a request was pending or a reply was still owed. The message is the
+ * official SDK's, word for word (applications compare it); why it closed is in `reason` (and `cause`).
+ */
 export class ControlChannelClosedError extends WardenError {
   readonly reason: string;
 
   constructor(reason: string, options?: { cause?: unknown }) {
-    super('CONTROL_CHANNEL_CLOSED', `Query closed before response received: ${reason}`, options);
+    super('CONTROL_CHANNEL_CLOSED', 'Query closed before response received', options);
     this.reason = reason;
   }
 }

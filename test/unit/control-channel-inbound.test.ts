@@ -184,6 +184,19 @@ describe('ControlChannel inbound requests', () => {
     assert.equal(recorder.ofType('control_response').length, 1);
   });
 
+  it('our reply echoed back by the CLI (--replay-user-messages) is ignored without a warning', async () => {
+    const { recorder, channel, errors } = setup();
+    channel.handle('can_use_tool', () => Promise.resolve({ behavior: 'allow', updatedInput: {} }));
+    channel.receive(inbound('e1'));
+    const reply = await recorder.waitForReplyTo('e1');
+    assert.equal(channel.receive(reply), true);
+    assert.deepEqual(errors, []);
+    // A second copy, or a reply to an id nobody asked about, is still reported.
+    channel.receive(reply);
+    assert.equal(errors.length, 1);
+    assert.ok(errors[0] instanceof ProtocolError);
+  });
+
   it('a reply whose write fails is reported as TransportClosedError, and the request stops counting', async () => {
     const recorder = new FrameRecorder();
     recorder.failWrites(() => new Error('EPIPE'));

@@ -156,17 +156,24 @@ describe('ControlChannel.request', () => {
     assert.equal(recorder.ofType('control_cancel_request').length, 0);
   });
 
-  it('a failing write rejects the request with the transport error', async () => {
-    const { recorder, channel } = setup();
-    const closed = new TransportClosedError('stdin is gone');
-    recorder.failWrites(() => closed);
-    await assert.rejects(channel.request('interrupt'), (error: unknown) => error === closed);
+  it('a failing write is reported and leaves the request to the close that follows, as the official SDK does', async () => {
+    const { recorder, channel, errors } = setup();
     recorder.failWrites(() => new Error('EPIPE'));
-    await assert.rejects(channel.request('interrupt'), (error: unknown) => {
-      assert.ok(error instanceof TransportClosedError);
-      assert.equal((error.cause as Error).message, 'EPIPE');
-      return true;
-    });
+    const reply = channel.request('interrupt');
+    const outcome = reply.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    await drainCallbacks();
+    assert.equal(channel.pendingOutbound, 1);
+    assert.equal(errors.length, 1);
+    assert.ok(errors[0] instanceof TransportClosedError);
+    assert.equal((errors[0].cause as Error).message, 'EPIPE');
+    // The CLI's exit settles it like any other pending request: with the exit's error.
+    const cause = new ControlChannelClosedError('the CLI exited');
+    channel.dispose(cause);
+    assert.equal(await outcome, cause);
+    assert.equal(cause.message, 'Query closed before response received');
     assert.equal(channel.pendingOutbound, 0);
   });
 
@@ -176,6 +183,15 @@ describe('ControlChannel.request', () => {
     const id = lastRequest(recorder).request_id;
     channel.receive({ type: 'control_response', response: { subtype: 'maybe', request_id: id } });
     await assert.rejects(reply, ProtocolError);
+  });
+
+  it('ControlChannelClosedError has exactly the official text; why is in reason and cause', () => {
+    const exit = new Error('exit 0');
+    const error = new ControlChannelClosedError('the CLI exited', { cause: exit });
+    assert.equal(error.message, 'Query closed before response received');
+    assert.equal(error.reason, 'the CLI exited');
+    assert.equal(error.cause, exit);
+    assert.equal(error.code, 'CONTROL_CHANNEL_CLOSED');
   });
 
   it('a response for an unknown id goes to onError and is otherwise ignored', () => {
