@@ -141,13 +141,16 @@ export function createPermissionHandler(
       result = await canUseTool(toolName, input, callbackContext(request, ctx));
     } catch (error) {
       const cause = toError(error);
-      warn(
-        new CallbackError(
-          'canUseTool',
-          `canUseTool threw for ${toolName}; the call was denied: ${cause.message}`,
-          { cause },
-        ),
-      );
+      // A callback cancelled on purpose is no failure: the CLI withdrew the request or the query closed
+      // (its signal aborted; that reply is never written), or the callback gave up with an AbortError.
+      if (!ctx.signal.aborted && cause.name !== 'AbortError')
+        warn(
+          new CallbackError(
+            'canUseTool',
+            `canUseTool threw for ${toolName}; the call was denied: ${cause.message}`,
+            { cause },
+          ),
+        );
       return denyReply(`Permission callback failed: ${cause.message}`, toolUseID);
     }
     // Answered another way (the CLI already has its answer): nothing to send.

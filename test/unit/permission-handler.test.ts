@@ -94,4 +94,26 @@ describe('createPermissionHandler', () => {
     assert.ok(warnings[0] instanceof CallbackError);
     assert.equal(warnings[0].code, 'CALLBACK_FAILED');
   });
+
+  it('a callback cancelled on purpose is denied without a warning', async () => {
+    const warnings: WardenError[] = [];
+    // Rejects once its signal aborts (the CLI withdrew the request, or the query closed).
+    const onSignal = createPermissionHandler(
+      (_name, _input, { signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      (w) => warnings.push(w),
+    );
+    const withdrawn = new AbortController();
+    const pending = onSignal(request, { requestId: 'r1', signal: withdrawn.signal });
+    withdrawn.abort(new Error('The CLI withdrew control request can_use_tool (r1)'));
+    assert.equal((await pending).behavior, 'deny');
+    // Gives up by itself with an AbortError, its signal untouched.
+    const givesUp = createPermissionHandler(
+      () => Promise.reject(new DOMException('the user closed the prompt', 'AbortError')),
+      (w) => warnings.push(w),
+    );
+    const reply = await givesUp(request, { requestId: 'r2', signal: new AbortController().signal });
+    assert.equal(reply.behavior, 'deny');
+    assert.deepEqual(warnings, []);
+  });
 });
