@@ -36,6 +36,10 @@ export {
   deleteSession,
 } from './sessions/index.js';
 export type * from './sessions/types.js';
+export { InMemorySessionStore } from './session/session-store.js';
+export type * from './session/session-store.js';
+export { importSessionToStore } from './session/import-session.js';
+export type * from './session/option-types.js';
 export * from './protocol/errors.js';
 export type * from './protocol/messages.js';
 export type * from './protocol/sdk-types.js';

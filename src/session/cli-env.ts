@@ -1,6 +1,7 @@
 // The CLI's environment. `options.env` replaces process.env (as in the official SDK); Warden then adds
 // only what the protocol needs. docs/compatibility.md lists these variables.
 import type { Options } from './options.js';
+import { addOptionVariables } from './option-env.js';
 
 /** The official SDK release whose wire protocol Warden speaks; the CLI may gate features on it. */
 export const PROTOCOL_SDK_VERSION = '0.3.328';
@@ -21,5 +22,6 @@ export function buildCliEnv(options: Options): Record<string, string | undefined
   // Ask the CLI for session_state_changed frames (consumed here, not yielded). The input lifecycle uses
   // them when present and does not depend on them: a caller that sets the variable keeps its value.
   if (!hasKey(env, 'CLAUDE_CODE_SDK_READS_SESSION_STATE')) env.CLAUDE_CODE_SDK_READS_SESSION_STATE = '1';
+  addOptionVariables(env, options);
   return env;
 }

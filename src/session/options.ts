@@ -5,6 +5,23 @@ import type { PermissionMode } from '../protocol/control.js';
 import type { HookEvent, HookInput, HookJSONOutput } from '../protocol/sdk-types.js';
 import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
+import type {
+  EffortLevel,
+  OnElicitation,
+  OnUserDialog,
+  OutputFormat,
+  SandboxSettings,
+  SdkBeta,
+  SdkPluginConfig,
+  Settings,
+  SpawnedProcess,
+  SpawnOptions,
+  ThinkingConfig,
+  ToolConfig,
+} from './option-types.js';
+import type { SessionStore, SessionStoreFlush } from './session-store.js';
+import { validateFurtherOptions } from './validate-further-options.js';
+export type * from './option-types.js';
 
 import type { CanUseTool } from './can-use-tool.js';
 export type { CanUseTool } from './can-use-tool.js';
@@ -56,7 +73,14 @@ export type SettingSource = 'user' | 'project' | 'local';
 export type SystemPromptOption =
   | string
   | string[]
-  | { type: 'preset'; preset: 'claude_code'; append?: string; excludeDynamicSections?: boolean };
+  | { type: 'custom'; prompt: string | string[]; snapshot?: boolean }
+  | {
+      type: 'preset';
+      preset: 'claude_code';
+      append?: string;
+      excludeDynamicSections?: boolean;
+      snapshot?: boolean;
+    };
 
 export interface Options {
   abortController?: AbortController;
@@ -94,6 +118,54 @@ export interface Options {
   stderr?: (data: string) => void;
   systemPrompt?: SystemPromptOption;
   tools?: string[] | { type: 'preset'; preset: 'claude_code' };
+  // The official SDK's further options, passed to the CLI as it passes them (docs/compatibility.md).
+  agent?: string;
+  agentProgressSummaries?: boolean;
+  betas?: SdkBeta[];
+  debug?: boolean;
+  debugFile?: string;
+  effort?: EffortLevel;
+  enableFileCheckpointing?: boolean;
+  /** The JavaScript runtime for a CLI shipped as a script (`.js`, `.mjs`, …); default `node`. */
+  executable?: 'bun' | 'deno' | 'node';
+  forwardSubagentText?: boolean;
+  includeHookEvents?: boolean;
+  /** Bounds each `sessionStore.load()` / `listSubkeys()` / `listSessions()` call of a resume (default 60 s). */
+  loadTimeoutMs?: number;
+  managedSettings?: Settings;
+  /** @deprecated Use `thinking`. 0 disables thinking; any other value is a budget. */
+  maxThinkingTokens?: number;
+  mcpServersDelivery?: 'argv' | 'initialize';
+  onElicitation?: OnElicitation;
+  onUserDialog?: OnUserDialog;
+  outputFormat?: OutputFormat;
+  permissionPrompts?: 'host' | 'none';
+  persistSession?: boolean;
+  planModeInstructions?: string;
+  pluginDelivery?: 'argv' | 'initialize';
+  plugins?: SdkPluginConfig[];
+  projectConfigRoot?: string;
+  promptSuggestions?: boolean;
+  resumeDropsTurn?: string;
+  resumeSessionAt?: string;
+  sandbox?: SandboxSettings;
+  sessionStore?: SessionStore;
+  sessionStoreFlush?: SessionStoreFlush;
+  settings?: string | Settings;
+  skills?: string[] | 'all';
+  /**
+   * Start the CLI yourself (a container, a VM, another machine): called with the command line Warden
+   * built; Warden speaks to what it returns over its stdin and stdout.
+   */
+  spawnClaudeCodeProcess?: (options: SpawnOptions) => SpawnedProcess;
+  strictMcpConfig?: boolean;
+  supportedDialogKinds?: string[];
+  taskBudget?: { total: number };
+  thinking?: ThinkingConfig;
+  title?: string;
+  toolAliases?: Record<string, string>;
+  toolConfig?: ToolConfig;
+  verbatimPrompts?: boolean;
   /** Warden: the largest line accepted from the CLI, in bytes (default 64 MiB). */
   maxFrameBytes?: number;
   /**
@@ -117,18 +189,29 @@ export interface Options {
   cliTransport?: (launch: CliLaunch) => Promise<CliTransport>;
 }
 
-const FUNCTION_OPTIONS = ['canUseTool', 'stderr', 'onWarning', 'cliTransport'] as const;
+const FUNCTION_OPTIONS = [
+  'canUseTool',
+  'stderr',
+  'onWarning',
+  'cliTransport',
+  'onElicitation',
+  'onUserDialog',
+  'spawnClaudeCodeProcess',
+] as const;
 const STRING_ARRAY_OPTIONS = [
   'additionalDirectories',
   'allowedTools',
   'disallowedTools',
   'executableArgs',
+  'betas',
+  'supportedDialogKinds',
 ] as const;
 const POSITIVE_NUMBER_OPTIONS = [
   'maxBudgetUsd',
   'maxFrameBytes',
   'maxInputWaitMs',
   'maxBufferedMessages',
+  'loadTimeoutMs',
 ] as const;
 
 /** Throws TypeError at once for options that cannot work, as the official SDK does for its own checks. */
@@ -166,4 +249,5 @@ export function validateOptions(options: Options): void {
     throw new TypeError('options.env must be an object');
   if (options.abortController !== undefined && !(options.abortController instanceof AbortController))
     throw new TypeError('options.abortController must be an AbortController');
+  validateFurtherOptions(options);
 }

@@ -35,6 +35,7 @@ import { MessageQueue } from './message-queue.js';
 import { validateOptions, type McpServerConfig, type Options } from './options.js';
 import { QueryControls } from './query-controls.js';
 import { createPermissionHandler } from './permission-handler.js';
+import { registerDialogHandlers } from './dialog-handlers.js';
 import { sdkMcpServersOf, spawnCli } from './spawn-cli.js';
 
 const PERMISSION_MODES: ReadonlySet<string> = new Set<PermissionMode>([
@@ -178,8 +179,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     );
     channel.handle('hook_callback', this.#hooks.handle);
     channel.handle('mcp_message', (request, ctx) => this.#mcp.handle(request, ctx.signal));
-    // Without a handler the official SDK declines elicitations; so do we.
-    channel.handle('elicitation', () => Promise.resolve({ action: 'decline' }));
+    registerDialogHandlers(channel, this.#options);
   }
 
   async #read({ transport, channel, history }: Live): Promise<void> {
@@ -246,7 +246,8 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
   async #writeUserMessage(message: Record<string, unknown>): Promise<void> {
     const { transport } = await this.#live;
     if (message.type === 'user') this.#lifecycle.userMessageWritten();
-    await transport.send(message);
+    const verbatim = this.#options.verbatimPrompts === true && message.type === 'user';
+    await transport.send(verbatim ? { ...message, client_composed: true } : message);
   }
 
   #maybeEndInput(): void {

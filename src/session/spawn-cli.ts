@@ -1,15 +1,23 @@
-// Starting the CLI for a query: find the executable, build argv and env, spawn the transport (or hand the
-// launch to the caller's cliTransport, which may start the CLI otherwise or join a running one).
+// Starting the CLI for a query: find the executable, build argv and env, spawn the transport — or hand
+// the command line to the caller's spawnClaudeCodeProcess, or the launch to its cliTransport (which may
+// start the CLI otherwise or join a running one). With a session store, a resume is first materialized
+// from the store, and the transcript the CLI writes is mirrored to it.
 import type { WardenError } from '../protocol/errors.js';
 import { spawnTransport } from '../transport/child-transport.js';
 import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import { diagnosticToError } from '../transport/diagnostics.js';
+import { SpawnedTransport } from '../transport/spawned-transport.js';
+import { join } from 'node:path';
+import { homedir } from 'node:os';
 import { buildCliArgs } from './cli-args.js';
 import { buildCliEnv } from './cli-env.js';
 import type { McpServerConfig, Options } from './options.js';
 import { resolveClaudeExecutable } from './resolve-cli.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
+import { removeResumeDir, resumeFromStore } from './store-resume.js';
+import { mirroringTransport, TranscriptMirror } from './transcript-mirror.js';
 
+/** How the official SDK recognises a CLI shipped as a script, run under a JavaScript runtime. */
 const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.jsx'];
 
 export async function spawnCli(
@@ -17,13 +25,18 @@ export async function spawnCli(
   warn: (warning: WardenError) => void,
 ): Promise<CliTransport> {
   const env = buildCliEnv(options);
+  const resumed = await resumeFromStore(options, env);
+  const effective = resumed === undefined ? options : { ...options, resume: resumed.sessionId };
+  if (resumed !== undefined) env.CLAUDE_CONFIG_DIR = resumed.configDir;
   const explicit = options.pathToClaudeCodeExecutable;
   // An explicit path is spawned as given: if it is wrong, the spawn itself says so (SpawnError, errno).
   const executable = explicit ?? resolveClaudeExecutable({ env });
-  const flags = buildCliArgs(options);
-  // A CLI shipped as a script runs under this Node, with executableArgs before the script.
+  const bundledCli = explicit === undefined && options.spawnClaudeCodeProcess === undefined;
+  const flags = buildCliArgs(effective, { bundledCli });
+  // A CLI shipped as a script runs under a JavaScript runtime, with executableArgs before the script.
   const isScript = SCRIPT_EXTENSIONS.some((ext) => executable.endsWith(ext));
-  const command = isScript ? process.execPath : executable;
+  const runtime = options.executable ?? (options.spawnClaudeCodeProcess ? 'node' : process.execPath);
+  const command = isScript ? runtime : executable;
   const args = isScript
     ? insertAfterExecutableArgs(flags, options.executableArgs?.length ?? 0, executable)
     : flags;
@@ -36,7 +49,48 @@ export async function spawnCli(
     ...(options.stderr === undefined ? {} : { onStderr: options.stderr }),
     onDiagnostic: (diagnostic) => warn(diagnosticToError(diagnostic)),
   };
-  return options.cliTransport === undefined ? spawnTransport(launch) : options.cliTransport(launch);
+  let transport: CliTransport;
+  try {
+    transport = await startTransport(options, launch);
+  } catch (error) {
+    if (resumed !== undefined) await removeResumeDir(resumed.configDir);
+    throw error;
+  }
+  if (resumed !== undefined) void transport.exited.then(() => removeResumeDir(resumed.configDir));
+  if (options.sessionStore === undefined) return transport;
+  const configDir = env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+  const mirror = new TranscriptMirror({
+    store: options.sessionStore,
+    projectsDir: join(configDir, 'projects'),
+    ...(options.sessionStoreFlush === undefined ? {} : { flush: options.sessionStoreFlush }),
+    onWarning: (text) => process.emitWarning(text, { code: 'WARDEN_SESSION_STORE' }),
+  });
+  return mirroringTransport(transport, mirror);
+}
+
+function startTransport(options: Options, launch: CliLaunch): Promise<CliTransport> {
+  if (options.cliTransport !== undefined) return options.cliTransport(launch);
+  const spawner = options.spawnClaudeCodeProcess;
+  if (spawner === undefined) return spawnTransport(launch);
+  const abort = new AbortController();
+  const child = spawner({
+    command: launch.command,
+    args: [...launch.args],
+    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    env: launch.env,
+    signal: abort.signal,
+  });
+  if (typeof child?.stdin?.write !== 'function' || typeof child.stdout?.on !== 'function')
+    return Promise.reject(
+      new TypeError('spawnClaudeCodeProcess must return a process with stdin and stdout'),
+    );
+  return Promise.resolve(
+    new SpawnedTransport(child, {
+      abort,
+      onDiagnostic: launch.onDiagnostic,
+      ...(launch.maxFrameBytes === undefined ? {} : { maxFrameBytes: launch.maxFrameBytes }),
+    }),
+  );
 }
 
 function insertAfterExecutableArgs(flags: string[], count: number, script: string): string[] {

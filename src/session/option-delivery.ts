@@ -1,0 +1,45 @@
+// Which options travel on the command line and which in the `initialize` request: decided once, the same
+// way the official SDK decides, and read by both builders.
+import type { McpServerConfig, Options } from './options.js';
+
+export interface Delivery {
+  /** The servers the CLI runs or connects to itself (every one but the in-process servers). */
+  processServers: Record<string, McpServerConfig>;
+  mcpServersViaInitialize: boolean;
+  pluginsViaInitialize: boolean;
+  /** The CLI must wait for `initialize` before it loads the session (`--await-initialize`). */
+  awaitInitialize: boolean;
+}
+
+export interface LaunchFacts {
+  /** The CLI was found by Warden (not given as a path nor started by the caller's spawner). */
+  bundledCli?: boolean;
+}
+
+function usesSdkUrl(options: Options): boolean {
+  const extra = Object.keys(options.extraArgs ?? {});
+  return (
+    extra.some((key) => key === 'sdk-url' || key.startsWith('sdk-url=')) ||
+    (options.executableArgs ?? []).some((arg) => /^--sdk-url(=|$)/.test(arg))
+  );
+}
+
+export function deliveryOf(options: Options, facts: LaunchFacts = {}): Delivery {
+  const processServers: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(options.mcpServers ?? {})) {
+    if (config.type !== 'sdk') processServers[name] = config;
+  }
+  const sdkUrl = usesSdkUrl(options);
+  const mcpServersViaInitialize =
+    options.mcpServersDelivery === 'initialize' && Object.keys(processServers).length > 0 && !sdkUrl;
+  const pluginsViaInitialize = options.pluginDelivery === 'initialize' && (options.plugins?.length ?? 0) > 0;
+  // As the official SDK does with its own CLI: a resumed session reads initialize before it loads.
+  const resumesOwnCli =
+    (options.resume !== undefined || options.continue === true) && facts.bundledCli === true && !sdkUrl;
+  return {
+    processServers,
+    mcpServersViaInitialize,
+    pluginsViaInitialize,
+    awaitInitialize: mcpServersViaInitialize || pluginsViaInitialize || resumesOwnCli,
+  };
+}
