@@ -1,7 +1,7 @@
 // @ts-check
-// The three answers to an approval, as real buttons and a form: approve once, always allow (with the
-// exact rules that adds, for this CLI session only), and deny with an optional message the model will
-// read. Every answer names its approval and goes through answer(), which sends it only when the element
+// The answers to an approval, as real buttons and forms: approve once, always allow (with the exact rules
+// that adds, for this CLI session only), and deny — or deny and stop the turn — with an optional message
+// the model will read. Every answer names its approval and goes through answer(), which sends it only when the element
 // that shows the approval (marked data-answers-for) has been on screen and in place for a moment.
 
 import { arming } from './arming.js';
@@ -55,11 +55,14 @@ export function alwaysAllowRules(approval) {
 }
 
 /**
+ * The deny form: an optional message the model reads, and two ways to send it — deny (the agent goes on
+ * without the call) or deny and stop the turn (as Escape would; the agent does nothing more until the
+ * next message).
  * @param {State} state
  * @param {ApprovalRecord} approval
- * @param {{ shortcuts: boolean }} options whether to show the keyboard hints (the inbox has shortcuts)
+ * @param {{ shortcuts: boolean, label?: string, button?: string, placeholder?: string }} options
  */
-export function approvalActions(state, approval, { shortcuts }) {
+export function denyForm(state, approval, { shortcuts, label, button, placeholder }) {
   const id = `deny-${approval.id}`;
   const message = h('input', {
     id,
@@ -67,8 +70,58 @@ export function approvalActions(state, approval, { shortcuts }) {
     class: 'deny-message',
     type: 'text',
     autocomplete: 'off',
-    placeholder: 'e.g. not outside the project',
+    placeholder: placeholder ?? 'e.g. not outside the project',
   });
+  const kbd = (/** @type {string} */ key) => (shortcuts ? h('kbd', { 'aria-hidden': 'true' }, key) : null);
+  return h(
+    'form',
+    {
+      class: 'deny',
+      'data-approval-id': approval.id,
+      onsubmit: (/** @type {Event} */ event) => {
+        event.preventDefault();
+        const text = /** @type {HTMLInputElement} */ (message).value.trim();
+        const submitter = event instanceof SubmitEvent ? event.submitter : null;
+        const stop = submitter instanceof HTMLElement && submitter.dataset.stop === 'true';
+        answer(state, approval.id, /** @type {Element} */ (event.currentTarget), {
+          behavior: 'deny',
+          ...(text ? { message: text } : {}),
+          ...(stop ? { interrupt: true } : {}),
+        });
+      },
+    },
+    h('label', { for: id }, label ?? 'Reason for denying (the agent reads it)'),
+    h(
+      'div',
+      { class: 'deny-row' },
+      message,
+      h(
+        'button',
+        { type: 'submit', class: 'danger', 'data-approval-id': approval.id },
+        `${button ?? 'Deny'} `,
+        kbd('d'),
+      ),
+      h(
+        'button',
+        {
+          type: 'submit',
+          class: 'danger stop',
+          'data-approval-id': approval.id,
+          'data-stop': 'true',
+          title: 'Deny, and stop the agent’s turn: it does nothing more until your next message',
+        },
+        'Deny and stop turn',
+      ),
+    ),
+  );
+}
+
+/**
+ * @param {State} state
+ * @param {ApprovalRecord} approval
+ * @param {{ shortcuts: boolean }} options whether to show the keyboard hints (the inbox has shortcuts)
+ */
+export function approvalActions(state, approval, { shortcuts }) {
   const kbd = (/** @type {string} */ key) => (shortcuts ? h('kbd', { 'aria-hidden': 'true' }, key) : null);
   /**
    * A click answers only as a single click: the second click of a double-click lands on whatever slid
@@ -81,28 +134,6 @@ export function approvalActions(state, approval, { shortcuts }) {
     if (event instanceof MouseEvent && event.detail > 1) return;
     if (button.dataset.approvalId === approval.id) answer(state, approval.id, button, decision);
   };
-  const deny = h(
-    'form',
-    {
-      class: 'deny',
-      'data-approval-id': approval.id,
-      onsubmit: (event) => {
-        event.preventDefault();
-        const text = message.value.trim();
-        answer(state, approval.id, /** @type {Element} */ (event.currentTarget), {
-          behavior: 'deny',
-          ...(text ? { message: text } : {}),
-        });
-      },
-    },
-    h('label', { for: id }, 'Reason for denying (the agent reads it)'),
-    h(
-      'div',
-      { class: 'deny-row' },
-      message,
-      h('button', { type: 'submit', class: 'danger', 'data-approval-id': approval.id }, 'Deny ', kbd('d')),
-    ),
-  );
   const rules = alwaysAllowRules(approval);
   const rulesId = `always-rules-${approval.id}`;
   return h(
@@ -145,6 +176,6 @@ export function approvalActions(state, approval, { shortcuts }) {
           rules.map((rule, i) => [i > 0 ? ', ' : null, h('code', {}, visibleText(rule))]),
         )
       : null,
-    deny,
+    denyForm(state, approval, { shortcuts }),
   );
 }

@@ -3,10 +3,11 @@
 // approval id between renders, so a deny message being typed survives the live updates around it;
 // only the parts that change (run and subagent state) are redrawn.
 
-import { answer, approvalActions, offerAnswers } from './approval-actions.js';
+import { answer, offerAnswers } from './approval-actions.js';
+import { approvalBody, approvalKind } from './approval-body.js';
 import { h, replace } from './dom.js';
 import { folderName, runStateLabel, triggerLabel } from './format.js';
-import { preview, titleLine } from './preview.js';
+import { titleLine } from './preview.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
@@ -115,6 +116,8 @@ export class InboxView {
     const card = this.#cards.get(approvalId)?.card;
     if (card === undefined || this.selectedId !== approvalId) return false;
     if (decision.behavior === 'allow_always' && card.querySelector('button.always') === null) return false;
+    // Questions are answered through their form: a bare allow would answer nothing.
+    if (decision.behavior === 'allow' && card.querySelector('button.approve') === null) return false;
     return answer(this.state, approvalId, card, decision);
   }
 
@@ -125,7 +128,7 @@ export class InboxView {
     const card = h(
       'li',
       {
-        class: 'approval card',
+        class: `approval card ${approvalKind(approval)}-approval`,
         tabindex: '-1',
         'data-approval-id': approval.id,
         'aria-labelledby': titleId,
@@ -153,14 +156,13 @@ export class InboxView {
         ),
       ),
       context,
-      preview(approval.toolName, approval.input),
       approval.decisionReason
         ? h('p', { class: 'muted reason' }, `Why the CLI asks: ${approval.decisionReason}`)
         : null,
       approval.blockedPath
         ? h('p', { class: 'muted reason' }, 'Path in question: ', h('code', {}, approval.blockedPath))
         : null,
-      approvalActions(this.state, approval, { shortcuts: true }),
+      approvalBody(this.state, approval, { shortcuts: true }),
     );
     return { card: offerAnswers(card, approval.id), context };
   }
@@ -177,10 +179,18 @@ export class InboxView {
     const subagent = approval.subagentId === null ? undefined : this.state.subagents.get(approval.subagentId);
     const finished = run !== undefined && run.status !== 'running' && run.status !== 'queued';
     return [
+      'from thread ',
       h(
         'a',
-        { href: `#/threads/${encodeURIComponent(approval.threadId)}`, class: 'thread-link' },
-        folderName(thread?.cwd ?? approval.cwd ?? 'thread'),
+        {
+          // To the call itself: the thread opens scrolled to it, marked.
+          href: `#/threads/${encodeURIComponent(approval.threadId)}?call=${encodeURIComponent(approval.toolUseId)}`,
+          class: 'thread-link',
+          title: thread?.cwd ?? approval.cwd ?? '',
+        },
+        visibleText(
+          thread?.title ?? approval.threadTitle ?? folderName(thread?.cwd ?? approval.cwd ?? 'thread'),
+        ),
       ),
       ' · ',
       run ? `Run ${this.state.runsOf(run.threadId).indexOf(run) + 1}, ${triggerLabel(run.trigger)} · ` : null,

@@ -36,6 +36,9 @@ export function renderNewThread(root, state, opened) {
     autocomplete: 'off',
     placeholder: 'the CLI’s default',
   });
+  const plan = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'new-plan', name: 'plan', type: 'checkbox' })
+  );
   const prompt = h('textarea', {
     id: 'new-prompt',
     name: 'prompt',
@@ -63,6 +66,7 @@ export function renderNewThread(root, state, opened) {
                 cwd: cwd.value.trim(),
                 mode: /** @type {ThreadMode} */ (mode.value),
                 ...(model.value.trim() ? { model: model.value.trim() } : {}),
+                ...(plan.checked ? { plan: true } : {}),
                 ...(prompt.value.trim() ? { prompt: prompt.value.trim() } : {}),
               });
               state.addThread(thread);
@@ -83,6 +87,12 @@ export function renderNewThread(root, state, opened) {
         mode,
         h('label', { for: 'new-model' }, 'Model (optional)'),
         model,
+        h(
+          'label',
+          { class: 'check' },
+          plan,
+          ' Start in plan mode: the agent plans and changes nothing until you approve its plan',
+        ),
         h('label', { for: 'new-prompt' }, 'First message (optional)'),
         prompt,
         h('div', {}, submit),

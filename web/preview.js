@@ -180,7 +180,7 @@ function rangeNote(input) {
  * @param {string} before
  * @param {string} after
  */
-function diffView(before, after) {
+export function diffView(before, after) {
   const cut = before.length > MAX_TEXT || after.length > MAX_TEXT;
   const rows = lineDiff(before.slice(0, MAX_TEXT), after.slice(0, MAX_TEXT));
   return [

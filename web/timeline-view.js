@@ -2,10 +2,12 @@
 // Draws the timeline items. Each item's element is kept while the item is unchanged, so a deny message
 // being typed under a pending tool call, or an opened result, survives the live updates around it.
 
-import { approvalActions, offerAnswers } from './approval-actions.js';
+import { offerAnswers } from './approval-actions.js';
+import { approvalBody } from './approval-body.js';
+import { decisionDetail } from './decision-detail.js';
 import { h } from './dom.js';
 import { clip, clock, triggerLabel } from './format.js';
-import { preview, titleLine } from './preview.js';
+import { titleLine } from './preview.js';
 
 /** @import { State } from './state.js' */
 /** @import { TimelineItem, ToolItem, Permission } from './timeline.js' */
@@ -154,13 +156,13 @@ export class TimelineView {
         titleLine(item.toolName, item.input),
         item.permission ? permissionBadge(item.permission) : null,
       ),
+      decisionDetail(item),
       pendingApproval !== undefined
         ? offerAnswers(
             h(
               'div',
               { class: 'pending-approval' },
-              preview(item.toolName, item.input),
-              approvalActions(this.state, pendingApproval, { shortcuts: false }),
+              approvalBody(this.state, pendingApproval, { shortcuts: false }),
             ),
             pendingApproval.id,
           )

@@ -13,6 +13,8 @@
  * @property {string | null} behavior allow, allow_always or deny, once decided
  * @property {string | null} by `user`, `policy` or `webhook`
  * @property {string | null} detail the deny message, the rule, the cancel reason or the failed check
+ * @property {Record<string, unknown> | null} [updatedInput] the input as sent, when a person edited or answered it
+ * @property {boolean} [interrupt] a deny that also stopped the turn
  */
 
 /**
@@ -190,6 +192,8 @@ export function buildTimeline(events) {
           permission.behavior = data.behavior;
           permission.by = data.by ?? 'user';
           permission.detail = data.message ?? null;
+          permission.updatedInput = data.updatedInput ?? null;
+          permission.interrupt = data.interrupt === true;
         } else {
           permission.outcome = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
           permission.detail = data.reason ?? null;

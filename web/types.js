@@ -95,6 +95,9 @@
  * @property {'allow' | 'allow_always' | 'deny'} behavior
  * @property {string} [message]
  * @property {boolean} [interrupt]
+ * @property {Record<string, unknown>} [updatedInput] with allow: the input a person edited, run instead
+ * @property {Record<string, string>} [answers] with allow, for AskUserQuestion: the answers by question
+ * @property {ThreadMode} [mode] with allow, for ExitPlanMode: the thread's mode from now on
  */
 
 /**
@@ -103,6 +106,7 @@
  * @property {ThreadMode} mode
  * @property {string} [model]
  * @property {string} [prompt]
+ * @property {boolean} [plan] start the CLI in plan mode
  */
 
 export {};

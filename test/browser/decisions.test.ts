@@ -17,7 +17,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
 
     const card = page.locator('.approval', { hasText: 'touch deny.txt' });
     await card.getByLabel('Reason for denying (the agent reads it)').fill('No new files <b>today</b>');
-    await card.getByRole('button', { name: /^Deny/ }).click();
+    await card.getByRole('button', { name: /^Deny( d)?$/ }).click();
     await card.waitFor({ state: 'detached' });
     await runEnded(warden, threadId);
 

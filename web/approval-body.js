@@ -1,0 +1,58 @@
+// @ts-check
+// What a pending approval shows and offers, by kind: the model's questions as a form to answer, its plan
+// to approve or send back, or a tool call — its preview, an editor to change it before approving, and
+// the usual answers. The inbox card and the pending call in a thread draw the same body.
+
+import { approvalActions, denyForm } from './approval-actions.js';
+import { editSection } from './edit-input.js';
+import { h } from './dom.js';
+import { planActions, planView } from './plan-card.js';
+import { preview } from './preview.js';
+import { questionForm } from './question-card.js';
+
+/** @import { State } from './state.js' */
+/** @import { ApprovalRecord } from './types.js' */
+
+/** The card's kind, also its class: `tool`, `question` or `plan`. */
+/** @param {ApprovalRecord} approval */
+export function approvalKind(approval) {
+  if (approval.toolName === 'AskUserQuestion') return 'question';
+  if (approval.toolName === 'ExitPlanMode') return 'plan';
+  return 'tool';
+}
+
+/**
+ * @param {State} state
+ * @param {ApprovalRecord} approval
+ * @param {{ shortcuts: boolean }} options
+ */
+export function approvalBody(state, approval, options) {
+  switch (approvalKind(approval)) {
+    case 'question':
+      return h(
+        'div',
+        { class: 'approval-body question-card' },
+        questionForm(state, approval),
+        denyForm(state, approval, {
+          ...options,
+          label: 'Or decline to answer (the agent reads why)',
+          button: 'Decline',
+        }),
+      );
+    case 'plan':
+      return h(
+        'div',
+        { class: 'approval-body plan-card' },
+        planView(approval.input),
+        planActions(state, approval, options),
+      );
+    default:
+      return h(
+        'div',
+        { class: 'approval-body tool-card' },
+        preview(approval.toolName, approval.input),
+        editSection(state, approval),
+        approvalActions(state, approval, options),
+      );
+  }
+}
