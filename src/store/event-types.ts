@@ -2,11 +2,14 @@
 // projections (threads, runs, subagents, approvals) are a fold over them (projector.ts), so a UI can rebuild
 // any view, and the conversation, from the log alone.
 import type {
+  ApprovalDeadline,
   ApprovalDecision,
   ApprovalRecord,
+  GrantScope,
   RunResult,
   RunStatus,
   SubagentStatus,
+  ThreadDeadlines,
   ThreadMode,
   ThreadRules,
 } from './records.js';
@@ -35,9 +38,21 @@ export interface EventDataMap {
     mode: ThreadMode;
     model: string | null;
     rules: ThreadRules;
+    /** Absent in events written before deadlines existed. */
+    deadlines?: ThreadDeadlines;
     /** The thread's CLI starts in plan mode (until a plan of it is approved). */
     plan?: true;
   };
+  /** Rules a person granted with always-allow, for the CLI session, the thread or the project. */
+  'thread.rules_granted': {
+    approvalId: string | null;
+    scope: GrantScope;
+    rules: string[];
+    sessionId: string | null;
+  };
+  /** A granted rule removed (thread or session scope; the project's file is the CLI's). */
+  'thread.rule_revoked': { rule: string; scope: GrantScope };
+  'thread.deadlines_set': { deadlines: ThreadDeadlines };
   'thread.mode_changed': { mode: ThreadMode; previous: ThreadMode };
   /** The thread's title: from its first prompt, or a name a person gave (at creation or later). */
   'thread.titled': { title: string; source: 'prompt' | 'user' };
@@ -174,7 +189,10 @@ export interface EventDataMap {
     | 'blockedPath'
     | 'decisionReason'
     | 'generation'
-  >;
+  > & {
+      /** Absent in events written before deadlines existed. */
+      deadline?: ApprovalDeadline | null;
+    };
   'approval.decided': { approvalId: string } & ApprovalDecision;
   'approval.cancelled': { approvalId: string; reason: string };
   'approval.expired': { approvalId: string; reason: string };
@@ -204,6 +222,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'thread.created',
   'thread.mode_changed',
   'thread.titled',
+  'thread.rules_granted',
+  'thread.rule_revoked',
+  'thread.deadlines_set',
   'session.started',
   'session.initialized',
   'session.stopping',

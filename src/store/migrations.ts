@@ -134,7 +134,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    description: "rules granted by always-allow per thread and session; deadlines of threads and approvals",
+    description: 'rules granted by always-allow per thread and session; deadlines of threads and approvals',
     sql: `
       ALTER TABLE threads ADD COLUMN grants TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE threads ADD COLUMN deadlines TEXT;

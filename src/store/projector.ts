@@ -4,7 +4,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { ConflictError, NotFoundError } from '../protocol/errors.js';
-import type { EventDraft } from './event-types.js';
+import type { EventDataMap, EventDraft } from './event-types.js';
+import type { GrantedRule } from './records.js';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -35,20 +36,37 @@ export class Projector {
       case 'thread.created': {
         if (this.#get('SELECT 1 FROM threads WHERE id = ?', threadId) !== undefined)
           throw new ConflictError(`Thread ${threadId} already exists`);
-        const { cwd, mode, model, rules } = event.data;
+        const { cwd, mode, model, rules, deadlines = null } = event.data;
         this.#run(
-          `INSERT INTO threads (id, cwd, mode, model, rules, status, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'idle', ?, ?)`,
+          `INSERT INTO threads (id, cwd, mode, model, rules, deadlines, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'idle', ?, ?)`,
           threadId,
           cwd,
           mode,
           model,
           JSON.stringify(rules),
+          json(deadlines),
           at,
           at,
         );
         return;
       }
+      case 'thread.rules_granted':
+        return this.#grant(threadId, at, event.data);
+      case 'thread.rule_revoked': {
+        const { rule, scope } = event.data;
+        const grants = this.#grants(threadId);
+        const kept = grants.filter((grant) => !(grant.rule === rule && grant.scope === scope));
+        if (kept.length === grants.length)
+          throw new NotFoundError(
+            'rule',
+            rule,
+            `Thread ${threadId} has no ${scope} rule ${JSON.stringify(rule)}`,
+          );
+        return this.#touchThread(threadId, at, 'grants = ?', JSON.stringify(kept));
+      }
+      case 'thread.deadlines_set':
+        return this.#touchThread(threadId, at, 'deadlines = ?', JSON.stringify(event.data.deadlines));
       case 'thread.mode_changed':
         return this.#touchThread(threadId, at, 'mode = ?', event.data.mode);
       case 'thread.titled':
@@ -173,8 +191,8 @@ export class Projector {
           throw new ConflictError(`Approval ${d.approvalId} already exists`);
         this.#run(
           `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
-             suggestions, always_allow_rules, blocked_path, decision_reason, generation, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+             suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
           d.approvalId,
           threadId,
           d.runId,
@@ -189,6 +207,7 @@ export class Projector {
           d.blockedPath,
           d.decisionReason,
           d.generation,
+          json(d.deadline),
           at,
         );
         return;
@@ -267,6 +286,30 @@ export class Projector {
       offset,
       threadId,
     );
+  }
+
+  /** Adds granted rules; one already granted with the same scope (and session) is not repeated. */
+  #grant(threadId: string, at: string, data: EventDataMap['thread.rules_granted']): void {
+    const grants = this.#grants(threadId);
+    for (const rule of data.rules) {
+      const same = grants.some(
+        (grant) => grant.rule === rule && grant.scope === data.scope && grant.sessionId === data.sessionId,
+      );
+      if (!same)
+        grants.push({
+          rule,
+          scope: data.scope,
+          sessionId: data.sessionId,
+          approvalId: data.approvalId,
+          grantedAt: at,
+        });
+    }
+    this.#touchThread(threadId, at, 'grants = ?', JSON.stringify(grants));
+  }
+
+  #grants(threadId: string): GrantedRule[] {
+    const row = this.#get('SELECT grants FROM threads WHERE id = ?', threadId) as { grants: string };
+    return JSON.parse(row.grants) as GrantedRule[];
   }
 
   #touchThread(threadId: string, at: string, set: string, ...values: unknown[]): void {

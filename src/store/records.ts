@@ -18,6 +18,35 @@ export type ApprovalStatus = 'pending' | 'allowed' | 'denied' | 'cancelled' | 'e
 /** What a person (or the policy, after a mode change) answered. */
 export type DecisionBehavior = 'allow' | 'allow_always' | 'deny';
 
+/** How long an always-allowed rule holds: the CLI session, the thread, or the project's settings file. */
+export type GrantScope = 'session' | 'thread' | 'project';
+export const GRANT_SCOPES: readonly GrantScope[] = ['session', 'thread', 'project'];
+
+/** A rule a person granted with "always allow" (grants.ts). */
+export interface GrantedRule {
+  rule: string;
+  scope: GrantScope;
+  /** For `session`: the CLI session it holds in. */
+  sessionId: string | null;
+  /** The approval it was granted with. */
+  approvalId: string | null;
+  grantedAt: string;
+}
+
+/** "If unanswered after N ms": a default that denies, and rules that may allow (deadlines.ts). */
+export interface ThreadDeadlines {
+  afterMs: number | null;
+  rules: { rule: string; afterMs: number; behavior: 'allow' | 'deny' }[];
+}
+
+/** When an approval is answered for the person, and how. */
+export interface ApprovalDeadline {
+  at: string;
+  behavior: 'allow' | 'deny';
+  /** The deadline rule that set it; null for the thread's default. */
+  rule: string | null;
+}
+
 /** Allow and deny patterns such as `Bash(git status:*)` or `Read(/etc/*)`; deny wins. */
 export interface ThreadRules {
   allow: string[];
@@ -35,6 +64,9 @@ export interface ThreadRecord {
   mode: ThreadMode;
   model: string | null;
   rules: ThreadRules;
+  /** Rules granted by always-allow (thread and session scope are applied by the policy; project is the CLI's). */
+  grants: GrantedRule[];
+  deadlines: ThreadDeadlines;
   status: ThreadStatus;
   /** The CLI's session id, kept so that the next process resumes the conversation. */
   sessionId: string | null;
@@ -162,9 +194,9 @@ export interface ApprovalDecision {
   updatedPermissions: unknown[] | null;
   /**
    * `user` through decide(); `webhook` through decide() from a notification's action link; `policy` when a
-   * mode change settled it.
+   * mode change settled it; `timeout` when its deadline did.
    */
-  by: 'user' | 'policy' | 'webhook';
+  by: 'user' | 'policy' | 'webhook' | 'timeout';
   /**
    * The input the CLI was sent when it is not the one it asked with: a person edited it, or answered
    * questions (`answers`). Absent or null: the input as asked.
@@ -193,6 +225,8 @@ export interface ApprovalRecord {
   blockedPath: string | null;
   decisionReason: string | null;
   generation: number;
+  /** Answered by itself at this time, unless someone answers first (null: it waits as long as it takes). */
+  deadline: ApprovalDeadline | null;
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   /** Why it was cancelled or expired. */

@@ -2,11 +2,14 @@
 // the casts trust the schema; JSON columns are parsed here and nowhere else.
 import type { StoredEvent } from './event-types.js';
 import type {
+  ApprovalDeadline,
   ApprovalDecision,
   ApprovalRecord,
+  GrantedRule,
   RunRecord,
   RunResult,
   SubagentRecord,
+  ThreadDeadlines,
   ThreadRecord,
   ThreadRules,
 } from './records.js';
@@ -34,6 +37,8 @@ export function threadFromRow(row: Row): ThreadRecord {
     mode: str(row.mode) as ThreadRecord['mode'],
     model: strOrNull(row.model),
     rules: parsed<ThreadRules>(row.rules) ?? { allow: [], deny: [] },
+    grants: parsed<GrantedRule[]>(row.grants) ?? [],
+    deadlines: parsed<ThreadDeadlines>(row.deadlines) ?? { afterMs: null, rules: [] },
     status: str(row.status) as ThreadRecord['status'],
     sessionId: strOrNull(row.session_id),
     generation: Number(row.generation),
@@ -102,6 +107,7 @@ export function approvalFromRow(row: Row): ApprovalRecord {
     requestId: str(row.request_id),
     suggestions: parsed<unknown[]>(row.suggestions) ?? [],
     alwaysAllowRules: parsed<string[]>(row.always_allow_rules) ?? [],
+    deadline: parsed<ApprovalDeadline>(row.deadline),
     blockedPath: strOrNull(row.blocked_path),
     decisionReason: strOrNull(row.decision_reason),
     generation: Number(row.generation),

@@ -7,8 +7,6 @@
 // persistent (`localSettings`), and can switch the session's mode (`setMode`).
 import { isAbsolute, resolve } from 'node:path';
 
-import type { PermissionUpdate } from '../protocol/control.js';
-
 export interface AlwaysAllowRequest {
   readonly toolName: string;
   readonly input: Record<string, unknown>;
@@ -99,22 +97,10 @@ export function alwaysAllowRules(request: AlwaysAllowRequest): string[] {
   return [];
 }
 
-/** The permission updates that add `rules` for this CLI session only. */
-export function alwaysAllowUpdates(rules: readonly string[]): PermissionUpdate[] {
-  if (rules.length === 0) return [];
-  return [
-    {
-      type: 'addRules',
-      rules: rules.map(parseRule),
-      behavior: 'allow',
-      destination: 'session',
-    },
-  ];
-}
-
-/** `Read(//etc/hostname)` → `{ toolName: 'Read', ruleContent: '//etc/hostname' }`. */
-function parseRule(rule: string): { toolName: string; ruleContent: string } {
+/** `Read(//etc/hostname)` → `{ toolName: 'Read', ruleContent: '//etc/hostname' }`; a bare tool name has no content. */
+export function parseRule(rule: string): { toolName: string; ruleContent?: string } {
   const open = rule.indexOf('(');
+  if (open === -1) return { toolName: rule };
   return { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) };
 }
 

@@ -25,6 +25,8 @@ export class SupervisorCore {
   readonly options: CoreOptions;
   readonly notifier = new ChangeNotifier();
   readonly waiters = new ApprovalWaiters();
+  /** Told of every committed change after the waiters (the deadline clock). */
+  readonly committedListeners: ((events: readonly StoredEvent[]) => void)[] = [];
   /**
    * Threads whose re-attached CLI has not yet said which requests it still waits on: until then an
    * approval of theirs without a waiter may still get one (the request comes again). Settles, never rejects.
@@ -45,6 +47,7 @@ export class SupervisorCore {
     const events = this.store.commit(threadId, drafts, options);
     if (events.length === 0) return events;
     this.waiters.onCommitted(events);
+    for (const listener of this.committedListeners) listener(events);
     this.notifier.notify();
     return events;
   }

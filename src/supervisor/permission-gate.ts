@@ -8,7 +8,7 @@ import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } fro
 import { excerptOf } from '../protocol/validate.js';
 import type { CanUseTool } from '../session/options.js';
 import type { RejectCondition } from '../store/event-types.js';
-import type { ApprovalRecord } from '../store/records.js';
+import type { ApprovalDeadline, ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
 import { settledAnswer } from './approval-waiters.js';
@@ -26,6 +26,8 @@ export interface GateHost {
   isCurrent(session: LiveSession): boolean;
   isStopping(): boolean;
   policy(): CompiledPolicy;
+  /** When a new approval for this call is answered by itself, if ever (the thread's deadlines). */
+  deadlineFor(toolName: string, input: Record<string, unknown>): ApprovalDeadline | null;
 }
 
 type Context = Parameters<CanUseTool>[2];
@@ -222,6 +224,7 @@ export async function gatePermission(
         blockedPath,
         decisionReason: context.decisionReason ?? null,
         generation: session.generation,
+        deadline: host.deadlineFor(toolName, input),
       },
     },
   ]);

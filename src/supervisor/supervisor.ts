@@ -9,6 +9,16 @@ import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { auditRows, type AuditQuery } from '../store/audit-log.js';
 import { stopLeftover, stopLeftoverProcesses } from './leftover-processes.js';
+import {
+  selectApprovals,
+  validateBatchIds,
+  validateSelection,
+  type BatchResult,
+  type BatchSelection,
+} from './batch.js';
+import { DeadlineClock } from './deadline-clock.js';
+import { deadlineMessage, validateDeadlines } from './deadlines.js';
+import { grantUpdates, validateGrant } from './grants.js';
 import { reattachableProcesses } from './reattach.js';
 import { removeStraySpools, spoolRoot } from './detached-cli.js';
 import type {
@@ -35,7 +45,6 @@ import type {
   SupervisorOptions,
   ThreadView,
 } from './types.js';
-import { alwaysAllowUpdates } from './always-allow.js';
 import { decisionInput } from './decision-input.js';
 import { planStart, verdictForPerson } from './person-tools.js';
 import { titleFromPrompt } from './thread-title.js';
@@ -46,6 +55,8 @@ export const DATABASE_FILE = 'warden.db';
 export class Supervisor {
   readonly #core: SupervisorCore;
   readonly #runtimes = new Map<string, ThreadRuntime>();
+  /** Answers approvals whose deadline passes (deadline-clock.ts). */
+  readonly #deadlines = new DeadlineClock((approvalId) => this.#deadlinePassed(approvalId));
   /**
    * What open() found and closed out from a previous host that did not close cleanly, how many of its
    * CLI processes were still running and were stopped, and how many detached ones were re-attached.
@@ -114,6 +125,8 @@ export class Supervisor {
           }
         }
         void Promise.all(core.reconciling.values()).then(supervisor.#reattachedNow);
+        // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
+        supervisor.#deadlines.restore(store.listApprovals({ status: 'pending' }));
         return supervisor;
       } catch (error) {
         store.close();
@@ -126,6 +139,7 @@ export class Supervisor {
     this.#core = core;
     this.recovered = recovered;
     this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
+    core.committedListeners.push((events) => this.#deadlines.onCommitted(events));
   }
 
   #reattachedNow!: () => void;
@@ -140,9 +154,10 @@ export class Supervisor {
       const { cwd, mode, model, rules } = validateNewThread(input);
       const planned = planStart(input.plan);
       const title = input.title === undefined ? null : validateTitle(input.title);
+      const deadlines = validateDeadlines(input.deadlines);
       const id = this.#core.newId();
       this.#core.commit(id, [
-        { type: 'thread.created', data: { ...planned, cwd, mode, model, rules } },
+        { type: 'thread.created', data: { ...planned, cwd, mode, model, rules, deadlines } },
         ...(title === null
           ? []
           : [{ type: 'thread.titled' as const, data: { title, source: 'user' as const } }]),
@@ -215,10 +230,15 @@ export class Supervisor {
       ]);
       throw new ConflictError(`Approval ${approvalId} has no live request to answer; it was cancelled`);
     }
-    // Exactly the rules the approval shows, for this CLI session only; never the CLI's own suggestions.
-    const updatedPermissions =
+    // The rules the approval shows (or narrower ones), for the scope chosen; never the CLI's suggestions.
+    const thread = this.#thread(approval.threadId);
+    const grant =
       behavior === 'allow_always'
-        ? alwaysAllowUpdates(approval.alwaysAllowRules)
+        ? validateGrant(approval, thread.cwd, decision.scope, decision.rules)
+        : null;
+    const updatedPermissions =
+      grant !== null
+        ? grantUpdates(grant)
         : sent.permissionUpdates.length > 0
           ? sent.permissionUpdates
           : null;
@@ -227,6 +247,19 @@ export class Supervisor {
         type: 'approval.decided',
         data: { ...edit, approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
       },
+      ...(grant === null
+        ? []
+        : [
+            {
+              type: 'thread.rules_granted' as const,
+              data: {
+                approvalId,
+                scope: grant.scope,
+                rules: grant.rules,
+                sessionId: grant.scope === 'session' ? thread.sessionId : null,
+              },
+            },
+          ]),
     ]);
     // A plan approved with a mode chosen: the thread goes on in that mode.
     if (sent.mode !== null) this.#setMode(approval.threadId, sent.mode);
@@ -400,11 +433,96 @@ export class Supervisor {
           ),
         );
       } finally {
+        this.#deadlines.clear();
         this.#core.notifier.close();
         this.#store.close();
       }
     })();
     return this.#closed;
+  }
+
+  /** Removes a rule granted for the thread or its CLI session; the policy stops applying it at once. */
+  revokeRule(threadId: string, rule: string, scope: 'thread' | 'session' = 'thread'): Promise<ThreadRecord> {
+    return attempt(() => {
+      this.#checkOpen();
+      if (typeof rule !== 'string' || rule === '')
+        throw new ValidationError('rule must be a non-empty string', 'rule');
+      if (scope !== 'thread' && scope !== 'session')
+        throw new ValidationError(
+          'scope must be thread or session (a project rule lives in its settings file)',
+          'scope',
+        );
+      this.#thread(threadId);
+      this.#core.commit(threadId, [{ type: 'thread.rule_revoked', data: { rule, scope } }]);
+      return this.#thread(threadId);
+    });
+  }
+
+  /** Sets when the thread's new approvals are answered by themselves; pending ones keep their deadline. */
+  setDeadlines(threadId: string, deadlines: NewThread['deadlines']): Promise<ThreadRecord> {
+    return attempt(() => {
+      this.#checkOpen();
+      const checked = validateDeadlines(deadlines);
+      this.#thread(threadId);
+      this.#core.commit(threadId, [{ type: 'thread.deadlines_set', data: { deadlines: checked } }]);
+      return this.#thread(threadId);
+    });
+  }
+
+  /**
+   * The pending approvals a batch would cover: a thread's, a subagent's, or those a rule covers (for an
+   * allow, as an allow rule would: every part of a command). Apply with decideBatch() on these ids.
+   */
+  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny' = 'allow'): ApprovalRecord[] {
+    this.#checkOpen();
+    const selection = validateSelection(select);
+    if (behavior !== 'allow' && behavior !== 'deny')
+      throw new ValidationError('a batch allows or denies', 'behavior');
+    const pending = this.#store.listApprovals({ status: 'pending' });
+    return selectApprovals(pending, selection, behavior, (threadId) => this.#thread(threadId).cwd);
+  }
+
+  /**
+   * Answers each of `approvalIds` (the ones a preview listed) with one decision, each compare-and-set on
+   * its own: those settled meanwhile are reported, not answered again.
+   */
+  decideBatch(approvalIds: readonly string[], decision: Decision): Promise<BatchResult> {
+    return attempt(async () => {
+      this.#checkOpen();
+      const ids = validateBatchIds(approvalIds);
+      const { behavior } = validateDecision(decision);
+      if (behavior === 'allow_always') throw new ValidationError('a batch allows once or denies', 'behavior');
+      for (const id of ids) this.#approval(id);
+      const result: BatchResult = { decided: [], alreadySettled: [] };
+      for (const id of ids) {
+        try {
+          result.decided.push(await this.decide(id, decision));
+        } catch (error) {
+          if (!(error instanceof ConflictError)) throw error;
+          result.alreadySettled.push({ id, status: this.#approval(id).status });
+        }
+      }
+      return result;
+    });
+  }
+
+  /** A deadline passed: the approval is answered as its deadline says, if it is still pending. */
+  #deadlinePassed(approvalId: string): void {
+    if (this.#closed !== undefined) return;
+    const approval = this.#store.getApproval(approvalId);
+    if (approval?.status !== 'pending' || approval.deadline === null) return;
+    const { behavior } = approval.deadline;
+    const decision: Decision = {
+      behavior,
+      ...(behavior === 'deny' ? { message: deadlineMessage(approval.deadline) } : {}),
+      by: 'timeout',
+      decidedBy: { name: 'deadline', via: 'timeout' },
+    };
+    this.decide(approvalId, decision).catch((error: unknown) => {
+      // Answered or withdrawn at the same moment: the first change stands.
+      if (!(error instanceof ConflictError))
+        this.#core.warnFailure(error, `Could not apply the deadline of approval ${approvalId}`);
+    });
   }
 
   #checkOpen(): void {

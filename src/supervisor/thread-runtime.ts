@@ -9,7 +9,7 @@ import {
   ErrorResultError,
   NotFoundError,
 } from '../protocol/errors.js';
-import type { RunRecord, ThreadRecord } from '../store/records.js';
+import type { ApprovalDeadline, RunRecord, ThreadRecord } from '../store/records.js';
 import { closeoutDrafts } from '../store/closeout.js';
 import type { SupervisorCore } from './core.js';
 import type { DetachedProcess } from './detached-cli.js';
@@ -18,6 +18,8 @@ import { LiveSession } from './live-session.js';
 import { gatePermission, type GateHost } from './permission-gate.js';
 import { startsInPlanMode } from './person-tools.js';
 import { compilePolicy, type CompiledPolicy } from './policy.js';
+import { deadlineFor } from './deadlines.js';
+import { effectiveRules } from './grants.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;
@@ -55,9 +57,15 @@ export class ThreadRuntime implements GateHost {
     return this.#thread().cwd;
   }
 
+  /** The thread's mode and rules, with the rules granted for the thread and for its current CLI session. */
   policy(): CompiledPolicy {
     const thread = this.#thread();
-    return compilePolicy(thread.mode, thread.rules, thread.cwd);
+    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd);
+  }
+
+  deadlineFor(toolName: string, input: Record<string, unknown>): ApprovalDeadline | null {
+    const thread = this.#thread();
+    return deadlineFor(thread.deadlines, { toolName, input, cwd: thread.cwd });
   }
 
   /**

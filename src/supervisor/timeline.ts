@@ -196,6 +196,9 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       }
       case 'thread.created':
       case 'thread.mode_changed':
+      case 'thread.rules_granted':
+      case 'thread.rule_revoked':
+      case 'thread.deadlines_set':
       case 'thread.titled':
       case 'session.started':
       case 'session.initialized':

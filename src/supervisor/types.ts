@@ -7,6 +7,7 @@ import type {
   ApprovalRecord,
   DecidedBy,
   DecisionBehavior,
+  GrantScope,
   RunRecord,
   SubagentRecord,
   ThreadMode,
@@ -73,6 +74,14 @@ export interface NewThread {
   /** Allow and deny patterns, e.g. `{ allow: ['Bash(git status:*)'], deny: ['Read(/etc/*)'] }`. */
   rules?: { allow?: string[]; deny?: string[] };
   /**
+   * Answer approvals nobody answers in time: `afterMs` denies; a rule's entry may allow the calls it
+   * covers (`{ rule: 'Bash(npm test:*)', afterMs: 600000, behavior: 'allow' }`). See deadlines.ts.
+   */
+  deadlines?: {
+    afterMs?: number | null;
+    rules?: { rule: string; afterMs: number; behavior: 'allow' | 'deny' }[];
+  };
+  /**
    * Start the CLI in plan mode: it reads and plans but changes nothing until a person approves its plan
    * (an `ExitPlanMode` approval). Default false.
    */
@@ -101,8 +110,15 @@ export interface Decision {
    * for its `default` mode either way (Warden's policy then decides, in this mode).
    */
   mode?: ThreadMode;
+  /**
+   * With allow_always: how long the rules hold — `session` (default: this CLI session), `thread` (a
+   * Warden rule of the thread, until removed) or `project` (the CLI writes `.claude/settings.local.json`).
+   */
+  scope?: GrantScope;
+  /** With allow_always: the rules to add — the approval's `alwaysAllowRules`, some of them, or narrower. */
+  rules?: string[];
   /** Where the answer came from, for the record (`approval.decided`'s `by`); default `user`. */
-  by?: 'user' | 'webhook';
+  by?: 'user' | 'webhook' | 'timeout';
   /**
    * Who decided and through what, for the record and the audit trail. Default: from `by` — the owner
    * through the API, or a webhook link.

@@ -63,7 +63,7 @@ export function validateText(text: unknown): string {
 export function validateDecision(decision: unknown): Required<Pick<Decision, 'behavior'>> & {
   message: string | null;
   interrupt: boolean;
-  by: 'user' | 'webhook';
+  by: 'user' | 'webhook' | 'timeout';
   decidedBy: DecidedBy;
 } {
   if (!isRecord(decision)) throw new ValidationError('a decision is { behavior, message?, interrupt? }');
@@ -79,8 +79,8 @@ export function validateDecision(decision: unknown): Required<Pick<Decision, 'be
     throw new ValidationError('interrupt must be a boolean', 'interrupt');
   if (interrupt === true && behavior !== 'deny')
     throw new ValidationError('interrupt goes with a deny only', 'interrupt');
-  if (by !== undefined && by !== 'user' && by !== 'webhook')
-    throw new ValidationError('by must be user or webhook', 'by');
+  if (by !== undefined && by !== 'user' && by !== 'webhook' && by !== 'timeout')
+    throw new ValidationError('by must be user, webhook or timeout', 'by');
   return {
     behavior,
     message: message ?? null,
