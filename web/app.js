@@ -9,6 +9,7 @@ import { InboxView } from './inbox.js';
 import { SHORTCUTS, installShortcuts } from './keys.js';
 import { LiveStream } from './live.js';
 import { renderNewThread } from './new-thread.js';
+import { installNotifications } from './notifications.js';
 import { State } from './state.js';
 import { renderThreadList } from './thread-list.js';
 import { ThreadView } from './thread-view.js';
@@ -39,9 +40,11 @@ function route() {
   if (current?.kind === 'thread') current.view.close();
   main.replaceChildren();
   const hash = location.hash;
-  const threadMatch = /^#\/threads\/([^/]+)$/.exec(hash);
+  // `?call=<toolUseId>`: a card's link to its call, scrolled to and marked in the conversation.
+  const threadMatch = /^#\/threads\/([^/?]+)(?:\?call=([^&]+))?$/.exec(hash);
   if (threadMatch?.[1] !== undefined) {
-    const view = new ThreadView(main, state, decodeURIComponent(threadMatch[1]));
+    const call = threadMatch[2] === undefined ? undefined : decodeURIComponent(threadMatch[2]);
+    const view = new ThreadView(main, state, decodeURIComponent(threadMatch[1]), call);
     current = { kind: 'thread', view };
     void view.load();
   } else if (hash === '#/new') {
@@ -51,7 +54,8 @@ function route() {
     current = { kind: 'inbox', view: new InboxView(main, state, needThread) };
   }
   render();
-  main.focus({ preventScroll: true });
+  // A view that put the cursor in a field of its own (the new-thread form) keeps it.
+  if (!main.contains(document.activeElement)) main.focus({ preventScroll: true });
 }
 
 /** @param {string} hash */
@@ -94,6 +98,7 @@ async function start() {
   for (const approval of approvals.approvals) state.addApproval(approval);
   // The older of the two snapshots: events after it are replayed, and replays are harmless.
   state.lastSeq = Math.min(threads.lastSeq, approvals.lastSeq);
+  installNotifications(state);
   state.subscribe(render);
   window.addEventListener('hashchange', route);
   route();
