@@ -63,6 +63,9 @@ export function decisionInput(
       );
     return AS_ASKED;
   }
+  // An allow with no answers would tell the model the person answered nothing.
+  if (approval.toolName === ASK_USER_QUESTION && answers === undefined)
+    throw new ValidationError(`answer an ${ASK_USER_QUESTION} approval with answers`, 'answers');
   if (updatedInput !== undefined && answers !== undefined)
     throw new ValidationError('give either answers or an updatedInput, not both', 'answers');
   const edited =
