@@ -5,6 +5,8 @@ import { Hono } from 'hono';
 
 import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
+import { rememberCaller } from './caller.js';
+import type { DeciderTokens } from './deciders.js';
 import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
 import type { ActionLinks } from './notify/action-links.js';
@@ -12,8 +14,10 @@ import { hookRoutes } from './notify/routes-hooks.js';
 import { pushRoutes, type PushRouteDeps } from './routes-push.js';
 import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
+import { auditRoutes } from './routes-audit.js';
 import { loginRoute, sessionRoutes } from './routes-session.js';
 import { threadRoutes } from './routes-threads.js';
+import { tokenRoutes } from './routes-tokens.js';
 import type { SessionRegistry } from './sessions.js';
 import { PLACEHOLDER_PAGE, pageHeaders, readStaticFile } from './static-files.js';
 
@@ -23,6 +27,10 @@ export interface AppDeps {
   sessions: SessionRegistry;
   /** The API token: the key login tickets are checked with. */
   token: string;
+  /** Named deciders' tokens; the audit and token routes. */
+  deciders: DeciderTokens;
+  /** A login link that opens a session of `decider`. */
+  loginLinkFor: (decider: string) => string;
   /** The notification action links; without them `/hooks` does not exist. */
   links?: ActionLinks;
   /** Web Push; without it `/api/push` does not exist. */
@@ -58,7 +66,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('/api/*', async (c, next) => {
     guard.checkOrigin(headerOf(c), !SAFE_METHODS.has(c.req.method));
-    guard.checkToken(headerOf(c));
+    rememberCaller(c.req.raw, guard.checkToken(headerOf(c)));
     await next();
     c.header('cache-control', 'no-store');
   });
@@ -66,6 +74,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api/threads', threadRoutes(deps));
   app.route('/api/approvals', approvalRoutes(deps));
   app.route('/api', sessionRoutes(deps));
+  app.route('/api/tokens', tokenRoutes(deps));
+  app.route('/api/audit', auditRoutes(deps));
   if (deps.push !== undefined) app.route('/api/push', pushRoutes(deps.push));
   app.all('/api/*', (c) => {
     throw new ApiError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`);

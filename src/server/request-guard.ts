@@ -5,19 +5,22 @@
 //   server (same host:port) — cookies ride along on cross-site requests, so the cookie alone proves
 //   nothing about who sent it;
 // - credentials: `Authorization: Bearer <token>` (API clients), or the session cookie a browser gets from
-//   the login page (sessions.ts). The token itself is never accepted from a cookie.
+//   the login page (sessions.ts). The token itself is never accepted from a cookie. Besides the server token
+//   (the owner's), a named decider's token (deciders.ts) is a Bearer credential until it is revoked.
 import { isIP } from 'node:net';
 import { hostname as osHostname } from 'node:os';
 
 import { ApiError } from './http-error.js';
+import { OWNER, type DeciderTokens } from './deciders.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import { tokenMatches } from './token.js';
 
 /** Reads one request header (lower-case name); both Hono and node:http requests can provide it. */
 export type HeaderReader = (name: string) => string | undefined;
 
-/** Who a request is: the holder of the API token, or a browser session. */
-export type Caller = { via: 'token' } | { via: 'session'; session: Session };
+/** Who a request is: a Bearer token (the owner's or a named decider's), or a browser session of one. */
+export type Caller =
+  { via: 'token'; decider: string } | { via: 'session'; session: Session; decider: string };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
@@ -28,12 +31,19 @@ export class RequestGuard {
   readonly #token: string;
   readonly #bindHost: string;
   readonly #sessions: SessionRegistry;
+  readonly #deciders: DeciderTokens | undefined;
   #port = 0;
 
-  constructor(token: string, bindHost: string, sessions: SessionRegistry) {
+  constructor(token: string, bindHost: string, sessions: SessionRegistry, deciders?: DeciderTokens) {
     this.#token = token;
     this.#bindHost = bindHost.toLowerCase();
     this.#sessions = sessions;
+    this.#deciders = deciders;
+  }
+
+  /** Whether `decider` may act now (the owner always; a named decider until revoked). */
+  isActive(decider: string): boolean {
+    return decider === OWNER || (this.#deciders?.isActive(decider) ?? false);
   }
 
   /** Set once the server listens (the port may have been chosen by the OS). */
@@ -81,9 +91,11 @@ export class RequestGuard {
   checkToken(header: HeaderReader): Caller {
     const auth = header('authorization');
     const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    if (tokenMatches(this.#token, bearer)) return { via: 'token' };
+    if (tokenMatches(this.#token, bearer)) return { via: 'token', decider: OWNER };
+    const named = this.#deciders?.authenticate(bearer);
+    if (named !== undefined) return { via: 'token', decider: named };
     const session = this.sessionOf(header);
-    if (session !== undefined) return { via: 'session', session };
+    if (session !== undefined) return { via: 'session', session, decider: session.decider };
     throw new ApiError(
       401,
       'UNAUTHORIZED',
@@ -103,7 +115,8 @@ export class RequestGuard {
   sessionOf(header: HeaderReader): Session | undefined {
     for (const secret of readCookies(header('cookie'), this.cookieName).slice(0, MAX_SAME_NAME_COOKIES)) {
       const session = this.#sessions.lookup(secret);
-      if (session !== undefined) return session;
+      // A revoked decider's sessions were ended; this holds even if one slipped through.
+      if (session !== undefined && this.isActive(session.decider)) return session;
     }
     return undefined;
   }

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
 import { parseOrThrow, readJsonBody } from './body.js';
+import { decidedByOf } from './caller.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
 
@@ -30,6 +31,7 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
       DecisionRequest,
     );
     const approval = await supervisor.decide(c.req.param('id'), {
+      decidedBy: decidedByOf(c.req.raw),
       behavior,
       ...(message === undefined ? {} : { message }),
       ...(interrupt === undefined ? {} : { interrupt }),

@@ -28,7 +28,7 @@ export function loginRoute(deps: SessionRouteDeps): Hono {
   app.post('/', async (c) => {
     deps.guard.checkOrigin(headerOf(c), true);
     const { ticket } = await readJsonBody(c.req.raw, LoginBody);
-    const redeemed = deps.sessions.redeem(deps.token, ticket);
+    const redeemed = deps.sessions.redeem(deps.token, ticket, (decider) => deps.guard.isActive(decider));
     c.header('cache-control', 'no-store');
     if (redeemed === undefined)
       throw new ApiError(

@@ -19,6 +19,7 @@ import { PushSubscriptions } from './notify/push-subscriptions.js';
 import { loadOrCreateVapidKeys } from './notify/vapid-keys.js';
 import { WebhookChannel } from './notify/webhook-channel.js';
 import { loadOrCreateWebhookSecret } from './notify/webhook-secret.js';
+import { DeciderTokens } from './deciders.js';
 import { RequestGuard } from './request-guard.js';
 import { SessionRegistry } from './sessions.js';
 import { loadOrCreateToken } from './token.js';
@@ -59,7 +60,9 @@ export interface WardenServer {
    * A new login link, `<url>/login#<ticket>`: opened in a browser within 15 minutes, it signs that browser
    * in once (a session cookie for 12 hours). It holds no token, but it is a secret until it has been used.
    */
-  loginLink(): string;
+  loginLink(decider?: string): string;
+  /** Named deciders' tokens (create, list, revoke: revoking ends the decider's sessions and sockets). */
+  readonly deciders: DeciderTokens;
   /** The browser sessions: `revokeAll()` signs every browser out. */
   readonly sessions: SessionRegistry;
   /** The API token, for `Authorization: Bearer` (never a cookie). */
@@ -97,7 +100,10 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
 
   const loaded = loadOrCreateToken(dataDir);
   const sessions = options.sessions ?? new SessionRegistry();
-  const guard = new RequestGuard(loaded.token, host, sessions);
+  const deciders = new DeciderTokens(dataDir);
+  const guard = new RequestGuard(loaded.token, host, sessions, deciders);
+  // A revoked decider's browser sessions end now (their sockets close with them, 4001).
+  deciders.onRevoke((name) => sessions.revokeDecider(name));
   const webhookSecret = notify.webhooks.length > 0 ? loadOrCreateWebhookSecret(dataDir) : undefined;
   const vapid = notify.push === undefined ? undefined : loadOrCreateVapidKeys(dataDir);
   const links =
@@ -125,6 +131,8 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     guard,
     sessions,
     token: loaded.token,
+    deciders,
+    loginLinkFor: (decider) => loginLink(url, loaded.token, decider),
     ...(links === undefined ? {} : { links }),
     ...(push === undefined ? {} : { push }),
     webRoot: options.webRoot ?? fileURLToPath(new URL('../../web/', import.meta.url)),
@@ -141,6 +149,7 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     supervisor,
     guard,
     sessions,
+    deciders,
     limits: { ...DEFAULT_STREAM_LIMITS, ...options.stream },
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     onError,
@@ -180,7 +189,8 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   let closing: Promise<void> | undefined;
   return {
     url,
-    loginLink: () => loginLink(url, loaded.token),
+    loginLink: (decider) => loginLink(url, loaded.token, decider),
+    deciders,
     sessions,
     token: loaded.token,
     tokenPath: loaded.path,
@@ -205,9 +215,12 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
   };
 }
 
-/** A login link for the server at `url` whose token is `token` (what `warden login` prints too). */
-export function loginLink(url: string, token: string): string {
-  return `${url}/login#${mintLoginTicket(token)}`;
+/**
+ * A login link for the server at `url` whose token is `token` (what `warden login` prints too); with
+ * `decider`, the session it opens is that named decider's.
+ */
+export function loginLink(url: string, token: string, decider?: string): string {
+  return `${url}/login#${mintLoginTicket(token, Date.now(), decider)}`;
 }
 
 /** How the printed URL names the host: a wildcard bind is reached locally through 127.0.0.1. */

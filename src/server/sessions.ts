@@ -3,9 +3,11 @@
 // process does. Sessions last a fixed time from login (no sliding renewal), can be ended one by one
 // (logout) or all at once, and their number is capped. The registry also redeems login tickets: each
 // once, within its lifetime, and only tickets minted after the registry was created — a link printed
-// before a restart opens nothing after it.
+// before a restart opens nothing after it. Each session is of a decider (deciders.ts): the owner, or the
+// named decider its ticket named; revoking a decider ends its sessions at once.
 import { createHash, randomBytes } from 'node:crypto';
 
+import { OWNER } from './deciders.js';
 import { verifyLoginTicket } from './login-ticket.js';
 
 export interface SessionOptions {
@@ -29,6 +31,8 @@ export interface Session {
   /** The SHA-256 of the secret: what the server keys the session by. */
   readonly key: string;
   readonly expiresAt: number;
+  /** Whose session it is: `owner`, or a named decider. */
+  readonly decider: string;
 }
 
 export type SessionEndListener = (key: string) => void;
@@ -40,8 +44,8 @@ export class SessionRegistry {
   readonly #now: () => number;
   /** Tickets minted before this are refused. */
   readonly #notBefore: number;
-  /** key → expiry; a Map keeps login order, so the first entry is the oldest. */
-  readonly #sessions = new Map<string, number>();
+  /** key → expiry and decider; a Map keeps login order, so the first entry is the oldest. */
+  readonly #sessions = new Map<string, { expiresAt: number; decider: string }>();
   /** Redeemed ticket nonces, until their ticket would have expired anyway. */
   readonly #usedNonces = new Map<string, number>();
   readonly #listeners = new Set<SessionEndListener>();
@@ -68,11 +72,18 @@ export class SessionRegistry {
 
   /**
    * Trades a login ticket (checked against `token`) for a new session: returns the session's secret for
-   * the cookie, or undefined when the ticket is forged, expired, from before this registry, or used.
+   * the cookie, or undefined when the ticket is forged, expired, from before this registry, or used, or
+   * names a decider `isActive` says may not log in (unknown or revoked).
    */
-  redeem(token: string, ticket: unknown): { secret: string; session: Session } | undefined {
+  redeem(
+    token: string,
+    ticket: unknown,
+    isActive: (decider: string) => boolean = (decider) => decider === OWNER,
+  ): { secret: string; session: Session } | undefined {
     const parsed = verifyLoginTicket(token, ticket);
     if (parsed === undefined) return undefined;
+    const decider = parsed.decider ?? OWNER;
+    if (!isActive(decider)) return undefined;
     const now = this.#now();
     this.#prune();
     const expires = parsed.issuedAt + this.#ticketTtlMs;
@@ -87,8 +98,8 @@ export class SessionRegistry {
       this.#end(oldest);
     }
     const secret = randomBytes(32).toString('base64url');
-    const session = { key: hash(secret), expiresAt: now + this.#lifetimeMs };
-    this.#sessions.set(session.key, session.expiresAt);
+    const session = { key: hash(secret), expiresAt: now + this.#lifetimeMs, decider };
+    this.#sessions.set(session.key, { expiresAt: session.expiresAt, decider });
     return { secret, session };
   }
 
@@ -96,13 +107,20 @@ export class SessionRegistry {
   lookup(secret: string | undefined): Session | undefined {
     if (secret === undefined || secret === '' || secret.length > 200) return undefined;
     const key = hash(secret);
-    const expiresAt = this.#sessions.get(key);
-    if (expiresAt === undefined) return undefined;
-    if (expiresAt <= this.#now()) {
+    const entry = this.#sessions.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= this.#now()) {
       this.#end(key);
       return undefined;
     }
-    return { key, expiresAt };
+    return { key, ...entry };
+  }
+
+  /** Ends every session of `decider` (its token was revoked); returns how many there were. */
+  revokeDecider(decider: string): number {
+    const keys = [...this.#sessions].filter(([, entry]) => entry.decider === decider).map(([key]) => key);
+    for (const key of keys) this.#end(key);
+    return keys.length;
   }
 
   /** Ends one session (logout); true if it was live. */
@@ -132,7 +150,7 @@ export class SessionRegistry {
 
   #prune(): void {
     const now = this.#now();
-    for (const [key, expiresAt] of this.#sessions) if (expiresAt <= now) this.#end(key);
+    for (const [key, { expiresAt }] of this.#sessions) if (expiresAt <= now) this.#end(key);
     for (const [nonce, expiresAt] of this.#usedNonces) if (expiresAt <= now) this.#usedNonces.delete(nonce);
   }
 }

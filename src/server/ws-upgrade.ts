@@ -1,7 +1,8 @@
 // `GET /ws`: the upgrade is checked before anything is accepted — Origin (a page of this server only),
 // then the token, then the query — and refused with a plain HTTP status and the usual JSON error body.
 // Accepted sockets stream events (ws-stream.ts), answer `{type:'ping'}`, and are pinged to find the dead.
-// A socket opened with a browser session closes (4001) when that session ends: logout, revoke-all, expiry.
+// A socket opened with a browser session closes (4001) when that session ends: logout, revoke-all, expiry;
+// any socket of a named decider (session or Bearer token) closes (4001) when that decider is revoked.
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
@@ -11,6 +12,7 @@ import type { Supervisor } from '../supervisor/index.js';
 import { SocketQuery, WS_CLOSE } from './api-schema.js';
 import { parseOrThrow } from './body.js';
 import { ApiError, errorReply } from './http-error.js';
+import type { DeciderTokens } from './deciders.js';
 import type { Caller, RequestGuard } from './request-guard.js';
 import type { SessionRegistry } from './sessions.js';
 import { keepAlive, send, streamEvents, type StreamLimits } from './ws-stream.js';
@@ -22,6 +24,8 @@ export interface SocketOptions {
   supervisor: Supervisor;
   guard: RequestGuard;
   sessions: SessionRegistry;
+  /** Named deciders: revoking one closes its sockets. */
+  deciders?: DeciderTokens;
   limits: StreamLimits;
   heartbeatMs: number;
   onError: (error: unknown) => void;
@@ -42,6 +46,13 @@ export function attachWebSocket(
     bySession.delete(key);
   };
   const stopWatching = options.sessions.onEnd(endSession);
+  /** Sockets by the decider that opened them. */
+  const byDecider = new Map<string, Set<WebSocket>>();
+  const stopWatchingDeciders =
+    options.deciders?.onRevoke((name) => {
+      for (const ws of byDecider.get(name) ?? []) ws.close(WS_CLOSE.SESSION_ENDED, 'token revoked');
+      byDecider.delete(name);
+    }) ?? (() => undefined);
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
@@ -65,10 +76,15 @@ export function attachWebSocket(
       clients.add(ws);
       const stopPings = keepAlive(ws, options.heartbeatMs);
       const forgetSession = caller.via === 'session' ? bindToSession(ws, caller.session) : () => undefined;
+      let mine = byDecider.get(caller.decider);
+      if (mine === undefined) byDecider.set(caller.decider, (mine = new Set()));
+      mine.add(ws);
       ws.on('close', () => {
         clients.delete(ws);
         stopPings();
         forgetSession();
+        byDecider.get(caller.decider)?.delete(ws);
+        if (byDecider.get(caller.decider)?.size === 0) byDecider.delete(caller.decider);
       });
       ws.on('error', () => ws.terminate());
       ws.on('message', (data, isBinary) => {
@@ -120,6 +136,7 @@ export function attachWebSocket(
     },
     close() {
       stopWatching();
+      stopWatchingDeciders();
       server.off('upgrade', onUpgrade);
       for (const ws of clients) ws.close(WS_CLOSE.GOING_AWAY, 'server shutting down');
       wss.close();

@@ -1,11 +1,14 @@
-// Finds the Claude Code executable. Order: the explicit option, CLAUDE_CODE_EXECUTABLE, `claude` on PATH,
-// then a binary shipped in an installed npm package (@anthropic-ai/claude-code, or the platform package of
-// @anthropic-ai/claude-agent-sdk), resolved from the working directory and from Warden itself.
+// Finds the Claude Code executable. Order: the explicit option, CLAUDE_CODE_EXECUTABLE, the binary of the
+// platform package Warden itself depends on (@anthropic-ai/claude-agent-sdk-<platform>, an optional dependency
+// at the version Warden is tested with), and only when that is not installed: `claude` on PATH, then an
+// installed @anthropic-ai/claude-code or agent-sdk platform package resolved from the working directory.
+// A CLI found past the bundled one is reported with its version (read from disk, never by running it), so
+// a user can tell which CLI a problem came from.
 // The result may be a JavaScript file (older @anthropic-ai/claude-code releases ship cli.js): the spawner
 // decides how to run it.
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 
 import { CliNotFoundError } from '../protocol/errors.js';
 
@@ -14,17 +17,23 @@ export interface ResolveClaudeOptions {
   readonly explicit?: string;
   /** Where CLAUDE_CODE_EXECUTABLE and PATH are read. Defaults to process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Where installed packages are looked up first. Defaults to process.cwd(). */
+  /** Where installed packages are looked up when none is bundled. Defaults to process.cwd(). */
   readonly cwd?: string;
+  /**
+   * Told when no CLI is bundled with Warden and another one is used (from PATH or the working directory's
+   * packages): a CliNotFoundError whose message names the bundled package missing and the path and version
+   * of the CLI used instead.
+   */
+  readonly onWarning?: (warning: CliNotFoundError) => void;
 }
 
 const SDK_PACKAGE = '@anthropic-ai/claude-agent-sdk';
 const CLI_PACKAGE = '@anthropic-ai/claude-code';
 
 const INSTALL_HINT =
-  `Install it with \`npm install ${SDK_PACKAGE}\` (the binary comes in its optional platform package, so do not ` +
-  `use --omit=optional) or \`npm install -g ${CLI_PACKAGE}\`, or point CLAUDE_CODE_EXECUTABLE (or the ` +
-  '`pathToClaudeCodeExecutable` option) at the executable.';
+  'Warden brings the CLI in its optional dependency on the platform package: reinstall it without ' +
+  `--omit=optional (or \`npm install ${SDK_PACKAGE}\`), or \`npm install -g ${CLI_PACKAGE}\`, or point ` +
+  'CLAUDE_CODE_EXECUTABLE (or the `pathToClaudeCodeExecutable` option) at the executable.';
 
 let muslCache: boolean | undefined;
 
@@ -57,8 +66,11 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function requirers(cwd: string): NodeJS.Require[] {
-  return [createRequire(join(resolve(cwd), 'noop.js')), createRequire(import.meta.url)];
+/** Resolves from Warden's own package: its optional dependencies, wherever the application installed it. */
+const wardenRequire = createRequire(import.meta.url);
+
+function cwdRequire(cwd: string): NodeJS.Require {
+  return createRequire(join(resolve(cwd), 'noop.js'));
 }
 
 function tryResolve(require: NodeJS.Require, request: string): string | undefined {
@@ -115,42 +127,135 @@ function checkChosen(path: string, source: string): string {
   return path;
 }
 
-export function resolveClaudeExecutable(options: ResolveClaudeOptions = {}): string {
+/** Where a resolved executable came from. */
+export type ClaudeSource = 'explicit' | 'env' | 'bundled' | 'path' | 'installed';
+
+export interface ResolvedClaude {
+  readonly path: string;
+  readonly source: ClaudeSource;
+}
+
+export function locateClaudeExecutable(options: ResolveClaudeOptions = {}): ResolvedClaude {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('resolveClaudeExecutable: options must be an object');
-  const { explicit, env = process.env, cwd = process.cwd() } = options;
+  const { explicit, env = process.env, cwd = process.cwd(), onWarning } = options;
+  if (onWarning !== undefined && typeof onWarning !== 'function')
+    throw new TypeError('resolveClaudeExecutable: onWarning must be a function');
   if (explicit !== undefined) {
     if (typeof explicit !== 'string' || explicit === '')
       throw new TypeError('resolveClaudeExecutable: explicit must be a non-empty string');
-    return checkChosen(explicit, 'The explicit executable option');
+    return { path: checkChosen(explicit, 'The explicit executable option'), source: 'explicit' };
   }
   if (typeof cwd !== 'string' || cwd === '')
     throw new TypeError('resolveClaudeExecutable: cwd must be a non-empty string');
   const fromEnv = env.CLAUDE_CODE_EXECUTABLE;
-  if (fromEnv !== undefined && fromEnv !== '') return checkChosen(fromEnv, 'CLAUDE_CODE_EXECUTABLE');
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { path: checkChosen(fromEnv, 'CLAUDE_CODE_EXECUTABLE'), source: 'env' };
+  const bundled = fromPlatformPackage(wardenRequire);
+  if (bundled !== undefined) return { path: bundled, source: 'bundled' };
   const onPath = fromPath(env.PATH ?? env.Path);
-  if (onPath !== undefined) return onPath;
-  for (const require of requirers(cwd)) {
-    const found = fromCliPackage(require) ?? fromPlatformPackage(require);
-    if (found !== undefined) return found;
-  }
+  if (onPath !== undefined) return unbundled({ path: onPath, source: 'path' }, options.onWarning);
+  const require = cwdRequire(cwd);
+  const installed = fromCliPackage(require) ?? fromPlatformPackage(require);
+  if (installed !== undefined) return unbundled({ path: installed, source: 'installed' }, options.onWarning);
   throw new CliNotFoundError(
-    `Claude Code CLI not found: no CLAUDE_CODE_EXECUTABLE, no \`claude\` on PATH, and neither ${CLI_PACKAGE} nor ` +
-      `${platformPackageNames().join(' / ')} is installed. ${INSTALL_HINT}`,
+    `Claude Code CLI not found: no CLAUDE_CODE_EXECUTABLE, no bundled ${platformPackageNames().join(' / ')}, ` +
+      `no \`claude\` on PATH, and no ${CLI_PACKAGE} installed. ${INSTALL_HINT}`,
   );
 }
 
+function unbundled(found: ResolvedClaude, onWarning: ResolveClaudeOptions['onWarning']): ResolvedClaude {
+  if (onWarning === undefined) return found;
+  const where = found.source === 'path' ? '`claude` on PATH' : 'an installed package';
+  const version = installedClaudeVersion(found.path) ?? 'an unknown version';
+  onWarning(
+    new CliNotFoundError(
+      `No Claude Code CLI is bundled with Warden (${platformPackageNames().join(' / ')} is not installed; ` +
+        `was it installed with --omit=optional?): using ${where}, ${found.path}, version ${version}.`,
+    ),
+  );
+  return found;
+}
+
+export function resolveClaudeExecutable(options: ResolveClaudeOptions = {}): string {
+  return locateClaudeExecutable(options).path;
+}
+
 /**
- * The binary of the installed @anthropic-ai/claude-agent-sdk platform package, ignoring PATH and the
- * environment: tests use it so the pinned CLI version wins over whatever `claude` the machine has.
+ * The version of an installed CLI, read from disk without running it: the versioned file or directory name
+ * the native installer uses, or the `package.json` of the npm package it belongs to (an agent-sdk platform
+ * package's version is the SDK's, and is labelled so). Undefined when neither says.
  */
-export function pinnedClaudePath(cwd: string = process.cwd()): string {
-  for (const require of requirers(cwd)) {
-    const found = fromPlatformPackage(require);
-    if (found !== undefined) return found;
+export function installedClaudeVersion(path: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return undefined;
   }
+  const named =
+    /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.exec(basename(real)) ??
+    /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.exec(basename(dirname(real)));
+  if (named !== null) return named[0];
+  let dir = dirname(real);
+  for (let depth = 0; depth < 3; depth += 1, dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (typeof manifest.version !== 'string') continue;
+      // The agent-sdk platform packages carry the SDK's version, not the CLI's: say whose it is.
+      if (typeof manifest.name === 'string' && manifest.name.startsWith(`${SDK_PACKAGE}-`))
+        return `${manifest.version} (${manifest.name})`;
+      return manifest.version;
+    } catch {
+      // No manifest here; look one level up.
+    }
+  }
+  return undefined;
+}
+
+/** The CLI version of the platform package Warden depends on, or undefined when it is not installed. */
+export function bundledClaudeVersion(): string | undefined {
+  const bundled = fromPlatformPackage(wardenRequire);
+  return bundled === undefined ? undefined : installedClaudeVersion(bundled);
+}
+/** Selects the CLI the tests run: a version of an installed `claude-code-<version>` package, or a path. */
+export const TEST_CLI_VARIABLE = 'WARDEN_TEST_CLI';
+
+/**
+ * The binary tests should run, ignoring PATH and CLAUDE_CODE_EXECUTABLE so the pinned version wins over
+ * whatever `claude` the machine has: the agent-sdk platform package Warden depends on (else one resolved from
+ * `cwd`). `WARDEN_TEST_CLI` picks another: a path, or a version `V` naming an installed package
+ * `claude-code-V` (an npm alias of an agent-sdk platform package, e.g. `claude-code-2.1.328`).
+ */
+export function pinnedClaudePath(
+  cwd: string = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const chosen = env[TEST_CLI_VARIABLE];
+  if (chosen !== undefined && chosen !== '') return testCliPath(chosen, cwd);
+  const found = fromPlatformPackage(wardenRequire) ?? fromPlatformPackage(cwdRequire(cwd));
+  if (found !== undefined) return found;
   throw new CliNotFoundError(
     `The pinned Claude Code binary (${platformPackageNames().join(' / ')}) is not installed. ` +
-      `Run \`npm install\` without --omit=optional so ${SDK_PACKAGE} brings its platform package.`,
+      'Run `npm install` without --omit=optional: Warden depends on it optionally.',
+  );
+}
+
+function testCliPath(chosen: string, cwd: string): string {
+  if (chosen.includes('/') || chosen.includes('\\'))
+    return checkChosen(resolve(cwd, chosen), TEST_CLI_VARIABLE);
+  if (!/^[\w.-]+$/.test(chosen))
+    throw new CliNotFoundError(`${TEST_CLI_VARIABLE}=${chosen} is neither a path nor a version.`);
+  const name = `claude-code-${chosen}`;
+  for (const require of [wardenRequire, cwdRequire(cwd)]) {
+    const path = tryResolve(require, `${name}/${binaryName()}`);
+    if (path !== undefined && isExecutableFile(path)) return path;
+  }
+  throw new CliNotFoundError(
+    `${TEST_CLI_VARIABLE}=${chosen}: no installed package ${name} with a ${binaryName()} binary. Add it as a ` +
+      `devDependency (an alias of the agent-sdk platform package of that release) or give a path.`,
   );
 }

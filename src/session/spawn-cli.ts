@@ -30,7 +30,7 @@ export async function spawnCli(
   if (resumed !== undefined) env.CLAUDE_CONFIG_DIR = resumed.configDir;
   const explicit = options.pathToClaudeCodeExecutable;
   // An explicit path is spawned as given: if it is wrong, the spawn itself says so (SpawnError, errno).
-  const executable = explicit ?? resolveClaudeExecutable({ env });
+  const executable = explicit ?? resolveClaudeExecutable({ env, onWarning: warn });
   const bundledCli = explicit === undefined && options.spawnClaudeCodeProcess === undefined;
   const flags = buildCliArgs(effective, { bundledCli });
   // A CLI shipped as a script runs under a JavaScript runtime, with executableArgs before the script.
