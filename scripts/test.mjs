@@ -2,13 +2,18 @@
 // Runs the test suite with node:test through tsx. Node 20 cannot glob test files itself, so this script
 // lists them. Usage: node scripts/test.mjs [folder-or-substring ...]  (e.g. `npm test -- unit e2e/sdk`).
 //
+// The tests run the Claude Code CLI bundled with Warden (pinnedClaudePath). Without filters, test/e2e then
+// runs once more on every older CLI the package pins as a devDependency alias `claude-code-<version>`
+// (WARDEN_TEST_CLI=<version> selects it), so Warden keeps working with the CLI a user happens to have.
+// With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default).
+//
 // Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
 // WARDEN_SESSION_MARKER variable, and a detached CLI outlives the test that forgot it. Any found are
 // killed and fail the run, so a leak is seen where it happens instead of slowing every later run. Set
 // WARDEN_TEST_LEAK_CHECK=0 when another test run shares the machine (its processes would count too).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const MARKER = 'WARDEN_SESSION_MARKER=';
@@ -29,11 +34,35 @@ if (files.length === 0) {
 const checkLeaks = process.env.WARDEN_TEST_LEAK_CHECK !== '0';
 const before = new Set(checkLeaks ? markedProcesses() : []);
 const concurrency = process.env.WARDEN_TEST_CONCURRENCY ?? '2';
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
-  { stdio: 'inherit' },
-);
+
+const passes = [
+  { label: `${files.length} test files, CLI ${process.env.WARDEN_TEST_CLI || 'bundled'}`, files, env: {} },
+];
+if (filters.length === 0) {
+  const e2e = all.filter((file) => file.startsWith(join('test', 'e2e') + sep));
+  for (const version of olderClis()) {
+    passes.push({ label: `test/e2e again, CLI ${version}`, files: e2e, env: { WARDEN_TEST_CLI: version } });
+  }
+}
+const outcomes = passes.map((pass, index) => {
+  const banner = passes.length > 1 ? `pass ${index + 1}/${passes.length}: ${pass.label}` : pass.label;
+  console.log(`\n== ${banner}\n`);
+  const started = Date.now();
+  const { status } = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...pass.files],
+    { stdio: 'inherit', env: { ...process.env, ...pass.env } },
+  );
+  return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
+});
+if (outcomes.length > 1) {
+  console.log('');
+  for (const { banner, status, seconds } of outcomes) {
+    console.log(`== ${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s: ${banner}`);
+  }
+}
+const failed = outcomes.find((outcome) => outcome.status !== 0);
+const result = { status: failed === undefined ? 0 : failed.status };
 
 const deadline = Date.now() + EXIT_GRACE_MS;
 let left = checkLeaks ? markedProcesses().filter((pid) => !before.has(pid)) : [];
@@ -54,6 +83,14 @@ if (left.length > 0) {
   process.exit(result.status === 0 ? 1 : (result.status ?? 1));
 }
 process.exit(result.status ?? 1);
+
+/** Versions of the older CLIs the package pins as devDependency aliases `claude-code-<version>`. */
+function olderClis() {
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+  return Object.keys(manifest.devDependencies ?? {})
+    .map((name) => /^claude-code-(.+)$/.exec(name)?.[1])
+    .filter((version) => version !== undefined);
+}
 
 /** Live processes (not zombies) whose environment carries the marker; only ours can be read. */
 function markedProcesses() {
