@@ -152,6 +152,16 @@ export async function setMode(threadId, mode) {
   return json?.thread ?? json;
 }
 
+/**
+ * @param {string} threadId
+ * @param {string} title
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function renameThread(threadId, title) {
+  const json = await call('PATCH', `/api/threads/${encodeURIComponent(threadId)}`, { title });
+  return json?.thread ?? json;
+}
+
 /** @returns {Promise<{ approvals: ApprovalItem[], lastSeq: number }>} */
 export async function pendingApprovals() {
   const json = await call('GET', '/api/approvals?status=pending');

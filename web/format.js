@@ -1,7 +1,7 @@
 // @ts-check
 // Words for states and times, in one place so the inbox and the thread view say the same thing.
 
-/** @import { RunRecord, ThreadMode } from './types.js' */
+/** @import { RunRecord, SubagentRecord, ThreadMode, ThreadRecord } from './types.js' */
 
 /** @type {Record<ThreadMode, { label: string, hint: string }>} */
 export const MODES = {
@@ -86,4 +86,41 @@ export function folderName(cwd) {
  */
 export function clip(text, max) {
   return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
+}
+
+/**
+ * "$0.0123", "$1.20", "cost unknown": a run's cost in US dollars, with enough digits for small runs.
+ * @param {number | null} usd
+ */
+export function cost(usd) {
+  if (usd === null) return 'cost unknown';
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+/** @param {number} n a token count, grouped by thousands ("12,345") */
+export function tokens(n) {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * What the thread is doing, for its header: a turn running (`working`), a CLI waiting for the next
+ * message (`ready`), maybe with a background subagent still at work, a CLI being stopped, or none.
+ * @param {ThreadRecord} thread
+ * @param {RunRecord[]} runs
+ * @param {SubagentRecord[]} subagents
+ * @returns {{ key: 'working' | 'ready' | 'stopping' | 'stopped', words: string }}
+ */
+export function threadActivity(thread, runs, subagents) {
+  if (thread.status === 'stopping') return { key: 'stopping', words: 'stopping the CLI' };
+  if (thread.status === 'idle') return { key: 'stopped', words: 'idle, no CLI running' };
+  if (runs.some((run) => run.status === 'running' || run.status === 'queued'))
+    return { key: 'working', words: 'working: a turn is running' };
+  const background = subagents.filter((s) => s.status === 'running').length;
+  return {
+    key: 'ready',
+    words:
+      background > 0
+        ? `idle, CLI ready · ${background === 1 ? 'a background subagent works' : `${background} background subagents work`}`
+        : 'idle, CLI ready',
+  };
 }

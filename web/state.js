@@ -152,13 +152,9 @@ export class State {
           updatedAt: at,
         });
         break;
-      case 'message.user': {
-        // The thread list names a thread by its first message.
-        const thread = this.threads.get(threadId);
-        if (thread !== undefined && !thread.title)
-          this.threads.set(threadId, { ...thread, title: data.text });
+      case 'thread.titled':
+        this.#patchThread(event, { title: data.title });
         break;
-      }
       case 'thread.mode_changed':
         this.#patchThread(event, { mode: data.mode });
         break;

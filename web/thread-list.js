@@ -1,9 +1,10 @@
 // @ts-check
-// The sidebar's list of threads, newest first: folder, first message, live dot and how many approvals
-// wait in it.
+// The sidebar's list of threads, newest first: title (a name given, or the first line of the first
+// prompt), folder, live dot and how many approvals wait in it.
 
 import { h, replace } from './dom.js';
 import { folderName } from './format.js';
+import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
 
@@ -37,11 +38,11 @@ export function renderThreadList(root, state, currentId) {
                   'data-thread-id': thread.id,
                 },
                 h('span', { class: `dot ${thread.status}`, title: thread.status, 'aria-hidden': 'true' }),
-                h('span', { class: 'name' }, folderName(thread.cwd)),
+                h('span', { class: 'name' }, visibleText(thread.title ?? folderName(thread.cwd))),
                 count > 0
                   ? h('span', { class: 'count', 'aria-label': `${count} waiting` }, String(count))
                   : null,
-                thread.title ? h('span', { class: 'first-message' }, thread.title) : null,
+                h('span', { class: 'folder' }, folderName(thread.cwd)),
               ),
             );
           }),

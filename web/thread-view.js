@@ -6,32 +6,59 @@
 import * as api from './api.js';
 import { cliProcessLine } from './cli-process.js';
 import { h, replace } from './dom.js';
-import { MODES, folderName } from './format.js';
+import { MODES, folderName, threadActivity } from './format.js';
 import { subagentTree } from './subagent-tree.js';
 import { buildTimeline } from './timeline.js';
 import { TimelineView } from './timeline-view.js';
 import { toast } from './toast.js';
+import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
 /** @import { ThreadMode } from './types.js' */
-
-const STATUS_WORDS = { idle: 'idle (no CLI running)', live: 'CLI running', stopping: 'stopping' };
 
 export class ThreadView {
   /** @type {ThreadMode | undefined} the mode being sent, shown until the server confirms it */
   #modeSending;
   #loaded = false;
 
+  /** @type {string | undefined} a tool call to scroll to and mark once it is on the page */
+  #highlight;
+  #renaming = false;
+
   /**
    * @param {HTMLElement} root
    * @param {State} state
    * @param {string} threadId
+   * @param {string} [callId] a tool call to show (a card's link to its call)
    */
-  constructor(root, state, threadId) {
+  constructor(root, state, threadId, callId) {
     this.state = state;
     this.threadId = threadId;
+    this.#highlight = callId;
     this.timeline = new TimelineView(state);
     this.title = h('h1', { id: 'thread-heading' }, 'Thread');
+    this.renameButton = h(
+      'button',
+      { type: 'button', class: 'rename', onclick: () => this.#startRename() },
+      'Rename',
+    );
+    this.titleInput = h('input', {
+      id: 'thread-title-input',
+      name: 'title',
+      maxlength: '200',
+      autocomplete: 'off',
+      'aria-label': 'Thread title',
+    });
+    this.renameForm = h(
+      'form',
+      { class: 'rename-form', hidden: '', onsubmit: (event) => void this.#rename(event) },
+      this.titleInput,
+      h('button', { type: 'submit', class: 'primary' }, 'Save'),
+      h('button', { type: 'button', onclick: () => this.#endRename() }, 'Cancel'),
+    );
+    this.titleInput.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') this.#endRename();
+    });
     this.cwd = h('p', { class: 'muted cwd' });
     this.status = h('span', { class: 'thread-status' });
     this.process = h('p', { class: 'muted cli-process', hidden: '' });
@@ -82,7 +109,8 @@ export class ThreadView {
             'div',
             { class: 'thread-title' },
             h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
-            this.title,
+            h('div', { class: 'title-row' }, this.title, this.renameButton),
+            this.renameForm,
             this.cwd,
             this.status,
             this.process,
@@ -134,12 +162,18 @@ export class ThreadView {
   render() {
     const thread = this.state.threads.get(this.threadId);
     if (thread !== undefined) {
-      this.title.textContent = folderName(thread.cwd);
+      replace(this.title, visibleText(thread.title ?? folderName(thread.cwd)));
       this.cwd.textContent = thread.cwd;
+      const activity = threadActivity(
+        thread,
+        this.state.runsOf(this.threadId),
+        this.state.subagentsOf(this.threadId),
+      );
+      this.status.dataset.activity = activity.key;
       replace(
         this.status,
-        h('span', { class: `dot ${thread.status}`, 'aria-hidden': 'true' }),
-        STATUS_WORDS[thread.status],
+        h('span', { class: `dot ${activity.key}`, 'aria-hidden': 'true' }),
+        activity.words,
       );
       const mode = this.#modeSending ?? thread.mode;
       for (const [value, input] of this.modeInputs) input.checked = value === mode;
@@ -153,7 +187,44 @@ export class ThreadView {
     const processLine = cliProcessLine(this.state.logs.get(this.threadId) ?? []);
     this.process.hidden = processLine === null;
     this.process.textContent = processLine ?? '';
-    if (this.#loaded) this.timeline.render(buildTimeline(this.state.logs.get(this.threadId) ?? []));
+    if (this.#loaded) {
+      this.timeline.render(buildTimeline(this.state.logs.get(this.threadId) ?? []));
+      if (this.#highlight !== undefined && this.timeline.highlight(this.#highlight))
+        this.#highlight = undefined;
+    }
+  }
+
+  #startRename() {
+    const thread = this.state.threads.get(this.threadId);
+    this.titleInput.value = thread?.title ?? '';
+    this.#renaming = true;
+    this.renameForm.hidden = false;
+    this.title.hidden = true;
+    this.renameButton.hidden = true;
+    this.titleInput.focus();
+    this.titleInput.select();
+  }
+
+  #endRename() {
+    this.#renaming = false;
+    this.renameForm.hidden = true;
+    this.title.hidden = false;
+    this.renameButton.hidden = false;
+    this.renameButton.focus();
+  }
+
+  /** @param {Event} event */
+  async #rename(event) {
+    event.preventDefault();
+    const title = this.titleInput.value.trim();
+    if (title === '' || !this.#renaming) return;
+    try {
+      this.state.addThread(await api.renameThread(this.threadId, title));
+      this.#endRename();
+      toast('Renamed');
+    } catch (error) {
+      toast(`Could not rename: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    }
   }
 
   #modeSwitch() {

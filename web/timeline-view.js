@@ -2,15 +2,18 @@
 // Draws the timeline items. Each item's element is kept while the item is unchanged, so a deny message
 // being typed under a pending tool call, or an opened result, survives the live updates around it.
 
+import { AGENT_TOOLS, agentReport, promptForDisplay } from './agent-text.js';
 import { offerAnswers } from './approval-actions.js';
 import { approvalBody } from './approval-body.js';
 import { decisionDetail } from './decision-detail.js';
 import { h } from './dom.js';
-import { clip, clock, triggerLabel } from './format.js';
+import { clip, clock, cost, tokens, triggerLabel } from './format.js';
+import { markdown } from './markdown.js';
 import { titleLine } from './preview.js';
+import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
-/** @import { TimelineItem, ToolItem, Permission } from './timeline.js' */
+/** @import { TimelineItem, ToolItem, Permission, RunUsage } from './timeline.js' */
 
 const MAX_RESULT = 6000;
 
@@ -86,6 +89,20 @@ export class TimelineView {
   }
 
   /**
+   * Scrolls to a tool call and marks it, for a link such as `#/threads/<id>?call=<toolUseId>`.
+   * @param {string} toolUseId
+   * @returns {boolean} whether the call is on the page
+   */
+  highlight(toolUseId) {
+    const element = this.list.querySelector(`[data-tool-use-id="${CSS.escape(toolUseId)}"]`);
+    if (!(element instanceof HTMLElement)) return false;
+    for (const old of this.list.querySelectorAll('.highlighted')) old.classList.remove('highlighted');
+    element.classList.add('highlighted');
+    element.scrollIntoView({ block: 'center' });
+    return true;
+  }
+
+  /**
    * @param {TimelineItem} item
    * @returns {HTMLElement}
    */
@@ -105,20 +122,22 @@ export class TimelineView {
             ' · ',
             h('time', { datetime: item.at }, clock(item.at)),
           ),
+          item.usage ? usageLine(item.usage) : null,
         );
       case 'user':
         return h(
           'li',
           { class: 'item message user' },
           h('p', { class: 'who' }, 'You'),
-          h('div', { class: 'text' }, item.text),
+          h('div', { class: 'text' }, visibleText(promptForDisplay(item.text))),
         );
       case 'assistant':
         return h(
           'li',
           { class: `item message assistant${item.agentId ? ' from-subagent' : ''}` },
-          h('p', { class: 'who' }, item.agentId ? this.#agentName(item.agentId) : 'Claude'),
-          h('div', { class: 'text' }, item.text),
+          // A subagent's messages are named once, by the header of their group.
+          item.agentId ? null : h('p', { class: 'who' }, 'Claude'),
+          markdown(item.text, 'text'),
         );
       case 'subagent':
         return h(
@@ -127,7 +146,7 @@ export class TimelineView {
           h(
             'p',
             {},
-            h('strong', {}, `Subagent: ${item.description ?? item.subagentId}`),
+            h('strong', {}, 'Subagent: ', visibleText(item.description ?? item.subagentId)),
             ' · ',
             h(
               'span',
@@ -135,7 +154,25 @@ export class TimelineView {
               item.status === 'running' ? 'running in the background' : item.status,
             ),
           ),
-          item.summary ? h('p', { class: 'muted' }, item.summary) : null,
+        );
+      case 'subagent_group':
+        return h(
+          'li',
+          { class: 'item subagent-group', 'data-subagent-id': item.agentId },
+          h('p', {}, h('strong', {}, this.#agentName(item.agentId))),
+        );
+      case 'subagent_report':
+        return h(
+          'li',
+          { class: `item subagent-report ${item.status}`, 'data-subagent-id': item.subagentId },
+          h(
+            'p',
+            {},
+            h('strong', {}, 'Subagent: ', visibleText(item.description ?? item.subagentId)),
+            ' · ',
+            h('span', { class: `status ${item.status}` }, REPORT_WORDS[item.status] ?? item.status),
+          ),
+          item.summary ? markdown(item.summary, 'report') : null,
         );
       case 'tool_call':
         return this.#tool(item);
@@ -147,11 +184,14 @@ export class TimelineView {
     const pendingApproval = this.#answerable(item);
     return h(
       'li',
-      { class: `item tool-call${item.agentId ? ' from-subagent' : ''}`, 'data-tool-use-id': item.toolUseId },
+      {
+        class: `item tool-call${item.agentId ? ' from-subagent' : ''}`,
+        id: `call-${item.toolUseId}`,
+        'data-tool-use-id': item.toolUseId,
+      },
       h(
         'p',
         { class: 'tool-head' },
-        item.agentId ? h('span', { class: 'who' }, `${this.#agentName(item.agentId)} · `) : null,
         h('span', { class: 'tool' }, item.toolName || 'tool'),
         titleLine(item.toolName, item.input),
         item.permission ? permissionBadge(item.permission) : null,
@@ -167,24 +207,67 @@ export class TimelineView {
             pendingApproval.id,
           )
         : null,
-      item.result
-        ? h(
-            'details',
-            { class: `result${item.result.isError ? ' error' : ''}` },
-            h('summary', {}, item.result.isError ? 'Error result' : 'Result'),
-            h(
-              'pre',
-              { class: 'code' },
-              h(
-                'code',
-                {},
-                clip(item.result.text, MAX_RESULT) + (item.result.truncated ? '\n… (truncated)' : ''),
-              ),
-            ),
-          )
-        : null,
+      item.result ? resultBox(item) : null,
     );
   }
+}
+
+const REPORT_WORDS = /** @type {Record<string, string>} */ ({
+  completed: 'reported',
+  failed: 'failed',
+  stopped: 'stopped',
+  lost: 'lost',
+});
+
+/**
+ * A tool call's result, folded. An Agent call's result is the subagent's report (the CLI's notes for the
+ * model are left out, agent-text.js), drawn as Markdown; other results are shown as they came.
+ * @param {ToolItem} item
+ */
+function resultBox(item) {
+  const result = /** @type {NonNullable<ToolItem['result']>} */ (item.result);
+  const more = result.truncated ? '\n… (truncated)' : '';
+  if (AGENT_TOOLS.has(item.toolName) && !result.isError) {
+    const report = agentReport(result.text);
+    if (report === '')
+      return h(
+        'p',
+        { class: 'muted result-note' },
+        'Started in the background; its report follows when it ends.',
+      );
+    return h(
+      'details',
+      { class: 'result agent-report' },
+      h('summary', {}, 'Report'),
+      markdown(clip(report, MAX_RESULT) + more),
+    );
+  }
+  return h(
+    'details',
+    { class: `result${result.isError ? ' error' : ''}` },
+    h('summary', {}, result.isError ? 'Error result' : 'Result'),
+    h('pre', { class: 'code' }, h('code', {}, clip(result.text, MAX_RESULT) + more)),
+  );
+}
+
+/**
+ * "claude-sonnet-4 · $0.0123 · 1,200 in · 300 out · 5,000 cache read · 0 cache write"
+ * @param {RunUsage} usage
+ */
+function usageLine(usage) {
+  return h(
+    'p',
+    { class: 'muted run-usage' },
+    usage.models.length > 0 ? h('span', { class: 'model' }, usage.models.join(', ')) : null,
+    usage.models.length > 0 ? ' · ' : null,
+    h('span', { class: 'cost', title: 'Cost reported by the CLI' }, cost(usage.costUsd)),
+    ' · ',
+    h(
+      'span',
+      { class: 'tokens', title: 'Tokens: input, output, read from cache, written to cache' },
+      `${tokens(usage.inputTokens)} in · ${tokens(usage.outputTokens)} out · ${tokens(usage.cacheReadTokens)} cache read · ${tokens(usage.cacheCreationTokens)} cache write`,
+    ),
+  );
 }
 
 /** Who answered an approval, as the end of a badge: a person here, the policy, or a webhook's link. */

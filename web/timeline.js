@@ -1,7 +1,9 @@
 // @ts-check
 // The conversation of one thread, folded from its events: run boundaries, user and assistant messages,
-// tool calls (with their result and how their permission was settled) and subagents. Pure: the same
-// events always give the same items, so the view can rebuild it after every live event.
+// tool calls (with their result and how their permission was settled) and subagents. Items are in the order
+// things happened: a subagent's start where it started, its steps as they came, its report where it ended;
+// each stretch of a subagent's steps is led by one header naming it. Pure: the same events always give
+// the same items, so the view can rebuild it after every live event.
 
 /** @import { StoredEvent } from './types.js' */
 
@@ -18,8 +20,21 @@
  */
 
 /**
+ * What a run used, from its result: the CLI reports running totals for its process, so a run's share is
+ * the difference from the previous result of the same process (a background subagent's work in between
+ * counts toward the run whose result follows it).
+ * @typedef {object} RunUsage
+ * @property {string[]} models the models that did work in the run, busiest first
+ * @property {number | null} costUsd
+ * @property {number} inputTokens
+ * @property {number} outputTokens
+ * @property {number} cacheReadTokens
+ * @property {number} cacheCreationTokens
+ */
+
+/**
  * @typedef {{ key: string, seq: number, at: string, runId: string | null }} Base
- * @typedef {Base & { kind: 'run', trigger: string, status: string, reason: string | null, released: boolean, number: number }} RunItem
+ * @typedef {Base & { kind: 'run', trigger: string, status: string, reason: string | null, released: boolean, number: number, usage: RunUsage | null }} RunItem
  * @typedef {Base & { kind: 'user', text: string }} UserItem
  * @typedef {Base & { kind: 'assistant', agentId: string | null, text: string }} AssistantItem
  * @typedef {Base & { kind: 'tool_call', agentId: string | null, toolUseId: string, toolName: string,
@@ -27,7 +42,11 @@
  *   permission: Permission | null }} ToolItem
  * @typedef {Base & { kind: 'subagent', subagentId: string, description: string | null, status: string,
  *   summary: string | null }} SubagentItem
- * @typedef {RunItem | UserItem | AssistantItem | ToolItem | SubagentItem} TimelineItem
+ * @typedef {Base & { kind: 'subagent_report', subagentId: string, description: string | null, status: string,
+ *   summary: string | null }} SubagentReportItem
+ * @typedef {Base & { kind: 'subagent_group', agentId: string }} SubagentGroupItem
+ * @typedef {RunItem | UserItem | AssistantItem | ToolItem | SubagentItem | SubagentReportItem
+ *   | SubagentGroupItem} TimelineItem
  */
 
 /**
@@ -45,6 +64,10 @@ export function buildTimeline(events) {
   const byApproval = new Map();
   /** @type {Map<string, SubagentItem>} */
   const subagents = new Map();
+  /** @type {Map<string, number>} the CLI process (generation) each run was sent to */
+  const generations = new Map();
+  /** @type {Map<number, Totals>} per CLI process, the running totals of its last result */
+  const totals = new Map();
 
   /**
    * The tool call with this id, created where it is first mentioned (normally its assistant message).
@@ -91,8 +114,10 @@ export function buildTimeline(events) {
           reason: null,
           released: false,
           number: runs.size + 1,
+          usage: null,
         };
         runs.set(data.runId, item);
+        generations.set(data.runId, data.generation ?? 0);
         items.push(item);
         break;
       }
@@ -101,11 +126,15 @@ export function buildTimeline(events) {
         break;
       case 'run.ended': {
         const kind = data.origin?.kind;
+        const generation = generations.get(data.runId) ?? 0;
+        const now = totalsOf(data.result);
         patch(runs.get(data.runId), {
           status: data.status,
           reason: data.reason ?? null,
+          usage: now === null ? null : usageSince(totals.get(generation), now),
           ...(typeof kind === 'string' ? { trigger: kind } : {}),
         });
+        if (now !== null) totals.set(generation, now);
         break;
       }
       case 'run.released':
@@ -217,14 +246,127 @@ export function buildTimeline(events) {
         items.push(item);
         break;
       }
-      case 'subagent.ended':
-        patch(subagents.get(data.subagentId), { status: data.status, summary: data.summary ?? null });
+      case 'subagent.ended': {
+        const started = subagents.get(data.subagentId);
+        patch(started, { status: data.status, summary: data.summary ?? null });
+        items.push({
+          key: `subagent-report:${data.subagentId}`,
+          seq,
+          at,
+          runId: started?.runId ?? null,
+          kind: 'subagent_report',
+          subagentId: data.subagentId,
+          description: started?.description ?? null,
+          status: data.status,
+          summary: data.summary ?? null,
+        });
         break;
+      }
       default:
         break;
     }
   }
-  return items;
+  return withGroupHeaders(items);
+}
+
+/**
+ * Puts one header before each stretch of a subagent's steps (its messages and tool calls), unless the
+ * stretch follows the subagent's own start, which names it already.
+ * @param {TimelineItem[]} items
+ * @returns {TimelineItem[]}
+ */
+function withGroupHeaders(items) {
+  /** @type {TimelineItem[]} */
+  const out = [];
+  /** @type {string | null} */
+  let current = null;
+  for (const item of items) {
+    const agentId =
+      (item.kind === 'assistant' || item.kind === 'tool_call') && item.agentId !== null ? item.agentId : null;
+    if (agentId !== null && agentId !== current)
+      out.push({
+        key: `group:${agentId}:${item.key}`,
+        seq: item.seq,
+        at: item.at,
+        runId: item.runId,
+        kind: 'subagent_group',
+        agentId,
+      });
+    current = agentId ?? (item.kind === 'subagent' ? item.subagentId : null);
+    out.push(item);
+  }
+  return out;
+}
+
+/**
+ * @typedef {object} Totals the CLI's running totals at one result
+ * @property {number | null} costUsd
+ * @property {Record<string, { inputTokens: number, outputTokens: number, cacheReadInputTokens: number,
+ *   cacheCreationInputTokens: number }>} models
+ */
+
+/**
+ * @param {any} result a run's recorded result
+ * @returns {Totals | null}
+ */
+function totalsOf(result) {
+  if (result === null || typeof result !== 'object') return null;
+  const cost = typeof result.totalCostUsd === 'number' ? result.totalCostUsd : null;
+  /** @type {Totals['models']} */
+  const models = {};
+  if (result.modelUsage !== null && typeof result.modelUsage === 'object')
+    for (const [model, u] of Object.entries(result.modelUsage))
+      models[model] = {
+        inputTokens: Number(u?.inputTokens) || 0,
+        outputTokens: Number(u?.outputTokens) || 0,
+        cacheReadInputTokens: Number(u?.cacheReadInputTokens) || 0,
+        cacheCreationInputTokens: Number(u?.cacheCreationInputTokens) || 0,
+      };
+  else if (result.usage !== null && typeof result.usage === 'object')
+    // No per-model totals (older records): the turn's own usage, under no model name.
+    models[''] = {
+      inputTokens: Number(result.usage.inputTokens) || 0,
+      outputTokens: Number(result.usage.outputTokens) || 0,
+      cacheReadInputTokens: Number(result.usage.cacheReadInputTokens) || 0,
+      cacheCreationInputTokens: Number(result.usage.cacheCreationInputTokens) || 0,
+    };
+  if (cost === null && Object.keys(models).length === 0) return null;
+  return { costUsd: cost, models };
+}
+
+/**
+ * @param {Totals | undefined} before the same process's previous result, if any
+ * @param {Totals} now
+ * @returns {RunUsage}
+ */
+function usageSince(before, now) {
+  /** @type {RunUsage} */
+  const usage = {
+    models: [],
+    costUsd: now.costUsd === null ? null : Math.max(0, now.costUsd - (before?.costUsd ?? 0)),
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheCreationTokens: 0,
+  };
+  /** @type {[string, number][]} */
+  const busy = [];
+  for (const [model, u] of Object.entries(now.models)) {
+    const b = before?.models[model];
+    const d = {
+      input: Math.max(0, u.inputTokens - (b?.inputTokens ?? 0)),
+      output: Math.max(0, u.outputTokens - (b?.outputTokens ?? 0)),
+      cacheRead: Math.max(0, u.cacheReadInputTokens - (b?.cacheReadInputTokens ?? 0)),
+      cacheCreation: Math.max(0, u.cacheCreationInputTokens - (b?.cacheCreationInputTokens ?? 0)),
+    };
+    usage.inputTokens += d.input;
+    usage.outputTokens += d.output;
+    usage.cacheReadTokens += d.cacheRead;
+    usage.cacheCreationTokens += d.cacheCreation;
+    if (model !== '' && d.input + d.output + d.cacheRead + d.cacheCreation > 0) busy.push([model, d.output]);
+  }
+  usage.models = busy.sort((a, b) => b[1] - a[1]).map(([model]) => model);
+  return usage;
 }
 
 /**

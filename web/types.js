@@ -8,6 +8,7 @@
  * @typedef {object} ThreadRecord
  * @property {string} id
  * @property {string} cwd
+ * @property {string | null} [title] a name given, or the first line of the first prompt (one safe line)
  * @property {ThreadMode} mode
  * @property {string | null} model
  * @property {'idle' | 'live' | 'stopping'} status
@@ -62,12 +63,12 @@
 
 /**
  * A row of the thread list: the record plus what a sidebar shows.
- * @typedef {ThreadRecord & { title: string | null, pendingApprovals: number, busy: boolean }} ThreadListItem
+ * @typedef {ThreadRecord & { pendingApprovals: number, busy: boolean }} ThreadListItem
  */
 
 /**
  * A pending approval as the inbox endpoint sends it: with its thread's folder and its subagent's name.
- * @typedef {ApprovalRecord & { subagentDescription?: string | null, cwd?: string }} ApprovalItem
+ * @typedef {ApprovalRecord & { subagentDescription?: string | null, cwd?: string, threadTitle?: string | null }} ApprovalItem
  */
 
 /**

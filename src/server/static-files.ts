@@ -2,9 +2,11 @@
 // data; the page gets its data from the API with the session cookie the login page sets. Only what a page
 // loads is served: files at the top of the root with a page type (.html, .js, .css, icons), not dotfiles,
 // not configuration (tsconfig.json), not links leading out of the root. Every page is served with headers
-// that keep it from being framed or leaking where it came from.
+// that keep it from being framed or leaking where it came from. Two libraries the page imports are served
+// from the installed packages under fixed names (VENDOR), never by a path the URL chooses.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The types a page loads, and the only ones served. */
 const TYPES: Record<string, string> = {
@@ -46,8 +48,26 @@ export interface StaticFile {
   type: string;
 }
 
+/** The browser (ESM) builds of the Markdown renderer and the HTML sanitizer the page imports. */
+const VENDOR: Record<string, string> = {
+  '/vendor/marked.js': 'marked',
+  '/vendor/purify.js': 'dompurify',
+};
+
+async function readVendorFile(urlPath: string): Promise<StaticFile | undefined> {
+  const specifier = VENDOR[urlPath];
+  if (specifier === undefined) return undefined;
+  try {
+    // The package's own ESM entry, as Node resolves it for an import.
+    return { body: await readFile(fileURLToPath(import.meta.resolve(specifier))), type: TYPES['.js']! };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The file for a URL path, or undefined (missing, not on the allow-list, or leading out of the root). */
 export async function readStaticFile(webRoot: string, urlPath: string): Promise<StaticFile | undefined> {
+  if (Object.hasOwn(VENDOR, urlPath)) return readVendorFile(urlPath);
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
