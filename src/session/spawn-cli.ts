@@ -58,7 +58,8 @@ export async function spawnCli(
   }
   if (resumed !== undefined) void transport.exited.then(() => removeResumeDir(resumed.configDir));
   if (options.sessionStore === undefined) return transport;
-  const configDir = env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+  // Where the CLI writes: its CLAUDE_CONFIG_DIR, else the .claude of the HOME it is given.
+  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
   const mirror = new TranscriptMirror({
     store: options.sessionStore,
     projectsDir: join(configDir, 'projects'),

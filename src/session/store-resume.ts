@@ -64,7 +64,7 @@ export async function resumeFromStore(
     const projectDir = join(configDir, 'projects', projectKey);
     await mkdir(projectDir, { recursive: true, mode: 0o700 });
     await writeFile(join(projectDir, `${sessionId}.jsonl`), toJsonl(entries), { mode: 0o600 });
-    const realConfig = env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+    const realConfig = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
     for (const name of ACCOUNT_FILES)
       await copyFile(join(realConfig, name), join(configDir, name)).catch(() => undefined);
     await copySubagents(store, projectKey, sessionId, join(projectDir, sessionId), timeoutMs);
