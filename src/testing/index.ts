@@ -37,5 +37,11 @@ export { writeCliWithoutStateEvents } from './cli-wrapper.js';
 export type { OfflineEnvOptions, Scratch } from './offline-env.js';
 export { FAKE_CLI_MODES, fakeCliArgs, fakeCliPath } from './fake-cli.js';
 export type { FakeCliMode } from './fake-cli.js';
-export { pinnedClaudePath, platformPackageNames, resolveClaudeExecutable } from '../session/resolve-cli.js';
-export type { ResolveClaudeOptions } from '../session/resolve-cli.js';
+export {
+  installedClaudeVersion,
+  locateClaudeExecutable,
+  pinnedClaudePath,
+  platformPackageNames,
+  resolveClaudeExecutable,
+} from '../session/resolve-cli.js';
+export type { ClaudeSource, ResolveClaudeOptions, ResolvedClaude } from '../session/resolve-cli.js';
