@@ -34,7 +34,27 @@ export {
   renameSession,
   tagSession,
   deleteSession,
+  archiveSession,
+  unarchiveSession,
+  listSubagents,
+  getSubagentMessages,
 } from './sessions/index.js';
+export type { ListSubagentsOptions, GetSubagentMessagesOptions } from './sessions/index.js';
+export {
+  HOOK_EVENTS,
+  EXIT_REASONS,
+  BUILTIN_TOOL_NAMES,
+  LEGACY_TOOL_NAME_ALIASES,
+  ORG_POLICY_LIMIT_PREFIXES,
+  USAGE_LIMIT_ERROR_PREFIXES,
+  USAGE_TRANSITION_PREFIXES,
+  USAGE_WARNING_PREFIXES,
+  SYSTEM_PROMPT_DYNAMIC_BOUNDARY,
+} from './constants.js';
+export { filterEscalatingDefaultMode } from './settings/resolved.js';
+export type * from './settings/resolved.js';
+export type * from './protocol/control-responses.js';
+export type { CanUseToolContext, MatchedAskRule } from './session/can-use-tool.js';
 export type * from './sessions/types.js';
 export { InMemorySessionStore } from './session/session-store.js';
 export type * from './session/session-store.js';

@@ -32,9 +32,7 @@ export type ToolConfig = {
 };
 
 /** The settings file's JSON (the "flag settings" layer); passed to the CLI as written. */
-export interface Settings {
-  [key: string]: unknown;
-}
+export type { Settings } from '../settings/types.js';
 
 /** The `sandbox` block of the settings; passed to the CLI as written, merged as the official SDK does. */
 export interface SandboxSettings {

@@ -14,9 +14,9 @@ import type {
   SDKControlReloadSkillsResponse,
 } from '../protocol/control-responses.js';
 import type { AgentInfo, SDKControlInitializeResponse } from '../protocol/sdk-types.js';
-import type { SdkPluginConfig } from '../protocol/sdk-extras.js';
+import type { Settings } from '../settings/types.js';
+import type { EffortLevel, SdkPluginConfig } from './option-types.js';
 import type { McpServerConfig } from './options.js';
-import type { Settings, EffortLevel } from '../settings/types.js';
 
 /** What applyFlagSettings() takes: any settings key, `null` to clear it from the flag layer. */
 export type FlagSettings = {

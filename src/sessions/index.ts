@@ -5,3 +5,6 @@ export { getSessionMessages } from './session-messages.js';
 export { forkSession } from './fork-session.js';
 export { renameSession, tagSession, deleteSession } from './mutate-session.js';
 export type * from './types.js';
+export { archiveSession, unarchiveSession } from './archive.js';
+export { listSubagents, getSubagentMessages } from './subagents.js';
+export type { ListSubagentsOptions, GetSubagentMessagesOptions } from './subagents.js';

@@ -1,8 +1,7 @@
 // Claude Code's settings (settings.json), with the official SDK's type name. The keys Warden or its users
 // read are typed; the CLI knows a great many more, which pass through as `unknown`.
 import type { PermissionMode } from '../protocol/permissions.js';
-
-export type EffortLevel = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+import type { EffortLevel } from '../session/option-types.js';
 
 export interface Settings {
   $schema?: string;

@@ -61,7 +61,7 @@ describe('Query control methods against a scripted CLI', { timeout: 60_000 }, ()
       return { answer, request: (await seen.next()).request as Frame };
     };
 
-    let r = await sent(q.setPermissionMode('default'));
+    let r: { answer: unknown; request: Frame } = await sent(q.setPermissionMode('default'));
     assert.deepEqual(r.answer, { mode: 'default' }, "the CLI's 'manual' is 'default'");
     assert.deepEqual(r.request, { subtype: 'set_permission_mode', mode: 'default' });
 
