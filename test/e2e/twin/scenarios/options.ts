@@ -113,7 +113,7 @@ export const ownSpawner: TwinScenario = {
             spawned += 1;
             return spawn(command, args, {
               cwd,
-              env: childEnv as NodeJS.ProcessEnv,
+              env: childEnv,
               signal,
               stdio: ['pipe', 'pipe', 'ignore'],
             });
