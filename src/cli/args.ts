@@ -29,6 +29,13 @@ Commands:
   status         Show each thread's CLI process: pid, running or gone, detached or not, pending
                  approvals, and whether a server holds the data dir (never takes it over)
       --port N, --host HOST   where that server listens, to ask it (default 4390, 127.0.0.1)
+  token create NAME | list | revoke NAME | login NAME
+                 Named deciders: a token of their own (printed once; only its hash is kept), when
+                 each was made, last used, revoked; revoking ends its sessions at once; login prints
+                 a login link for NAME (--port/--host, --data-dir as for login)
+  audit          Print the audit trail (every decision: who, when, what, edits, outcome), hash-chained
+      --format F         jsonl | csv (default: jsonl)     --since TIME   records from then on
+      audit verify       check the chain from its first record; names the first broken one (exit 1)
   demo           Start a scripted demo (no API key needed): a background subagent asks for permission
       --port N, --host HOST   as for serve (default port: any free one)
 
@@ -62,7 +69,9 @@ export type Command =
   | ({ name: 'serve'; webhooks?: { url: string; format: WebhookFormat }[] } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
-  | ({ name: 'status' } & ServerFlags);
+  | ({ name: 'status' } & ServerFlags)
+  /** Parsed by their own modules (token-command.ts, audit-command.ts). */
+  | { name: 'token' | 'audit'; argv: string[] };
 
 interface ServerFlags {
   port?: number;
@@ -99,6 +108,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 };
 
 export function parseCommand(argv: readonly string[]): Command {
+  if (argv[0] === 'token' || argv[0] === 'audit') return { name: argv[0], argv: argv.slice(1) };
   let parsed;
   try {
     parsed = parseArgs({

@@ -42,6 +42,14 @@ async function main(argv: readonly string[]): Promise<number> {
         const { demoCommand } = await import('./demo-command.js');
         return await demoCommand(command);
       }
+      case 'token': {
+        const { tokenCommand } = await import('./token-command.js');
+        return await reportFailure(() => tokenCommand(command.argv));
+      }
+      case 'audit': {
+        const { auditCommand } = await import('./audit-command.js');
+        return await reportFailure(() => auditCommand(command.argv));
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -61,6 +69,17 @@ main(process.argv.slice(2)).then(
     exit(1);
   },
 );
+
+/** A failure that is not a usage error is said in one line (exit code 1), not as a stack. */
+async function reportFailure(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
 
 /** Exits once stdout has flushed (a pipe is written asynchronously), whatever still holds the loop. */
 function exit(code: number): void {

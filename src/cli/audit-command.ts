@@ -1,0 +1,139 @@
+// `warden audit [--format jsonl|csv] [--since TIME]` prints the audit trail; `warden audit verify` checks
+// its chain from the first record and names the first broken one (exit code 1). With the data
+// directory's server running they ask it (its store is locked to everyone else); without one they read
+// the store read-only, never becoming its host.
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+
+import { verifyAuditRows, type VerifyResult } from '../store/audit-chain.js';
+import { readAuditReadOnly } from '../store/audit-read.js';
+import { csvHeader, csvLine, jsonlLine, type AuditFormat } from '../server/audit-export.js';
+import { readToken } from '../server/token.js';
+import { DATABASE_FILE } from '../supervisor/supervisor.js';
+import { UsageError } from './args.js';
+import { defaultDataDir } from './data-dir.js';
+import { serverUrlOf } from './login-command.js';
+
+export const AUDIT_USAGE = `Usage: warden audit [--format jsonl|csv] [--since TIME] | warden audit verify   [--data-dir DIR] [--port N] [--host HOST]
+`;
+
+export async function auditCommand(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseOrUsage(argv);
+  const [action, extra] = positionals;
+  if (extra !== undefined || (action !== undefined && action !== 'verify'))
+    throw new UsageError(`Unexpected argument '${extra ?? action ?? ''}'\n${AUDIT_USAGE}`);
+  const format = (values.format ?? 'jsonl') as AuditFormat;
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
+  const since = values.since === undefined ? undefined : parseSince(values.since);
+  if (action === 'verify' && (values.since !== undefined || values.format !== undefined))
+    throw new UsageError('warden audit verify checks the whole chain: --since and --format do not apply');
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const url = serverUrlOf(dataDir, {
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values.port === undefined ? {} : { port: Number(values.port) }),
+  });
+
+  if (action === 'verify') {
+    const result = url === undefined ? verifyLocally(dataDir) : await verifyOnServer(dataDir, url);
+    if (typeof result === 'string') {
+      process.stderr.write(`warden: ${result}\n`);
+      return 1;
+    }
+    if (result.ok) {
+      process.stdout.write(
+        `Audit trail intact: ${result.records} records; the last one's hash is ${result.head}\n`,
+      );
+      return 0;
+    }
+    process.stdout.write(
+      `Audit trail broken at record ${result.seq}: ${result.problem} (records 1 to ${result.records} are intact)\n`,
+    );
+    return 1;
+  }
+
+  if (url !== undefined) {
+    const query = new URLSearchParams({ format, ...(since === undefined ? {} : { since }) });
+    const response = await fetch(`${url}/api/audit?${query.toString()}`, {
+      headers: { authorization: `Bearer ${readToken(dataDir).token}` },
+    });
+    if (!response.ok || response.body === null) {
+      process.stderr.write(`warden: the server at ${url} answered HTTP ${response.status}\n`);
+      return 1;
+    }
+    await pipeline(Readable.fromWeb(response.body as never), process.stdout, { end: false });
+    return 0;
+  }
+  const read = readAuditReadOnly(
+    join(dataDir, DATABASE_FILE),
+    (rows) => {
+      if (format === 'csv') process.stdout.write(csvHeader());
+      let chunk = '';
+      for (const row of rows) {
+        chunk += format === 'csv' ? csvLine(row) : jsonlLine(row);
+        if (chunk.length > 64 * 1024) {
+          process.stdout.write(chunk);
+          chunk = '';
+        }
+      }
+      process.stdout.write(chunk);
+    },
+    since === undefined ? {} : { since },
+  );
+  const problem = unreadable(read.state, dataDir);
+  if (problem !== undefined) {
+    process.stderr.write(`warden: ${problem}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function verifyLocally(dataDir: string): VerifyResult | string {
+  const read = readAuditReadOnly(join(dataDir, DATABASE_FILE), verifyAuditRows);
+  return read.state === 'read' ? read.value : (unreadable(read.state, dataDir) ?? 'unreadable');
+}
+
+async function verifyOnServer(dataDir: string, url: string): Promise<VerifyResult | string> {
+  const response = await fetch(`${url}/api/audit/verify`, {
+    headers: { authorization: `Bearer ${readToken(dataDir).token}` },
+    signal: AbortSignal.timeout(60_000),
+  });
+  if (!response.ok) return `the server at ${url} answered HTTP ${response.status}`;
+  return (await response.json()) as VerifyResult;
+}
+
+function unreadable(state: 'missing' | 'held' | 'none' | 'read', dataDir: string): string | undefined {
+  if (state === 'missing') return `no store in ${dataDir}: nothing has run on this data directory`;
+  if (state === 'held')
+    return 'another process holds the data directory and no server address is recorded in it; pass the --port/--host of its server';
+  if (state === 'none')
+    return `the store in ${dataDir} has no audit trail yet: it starts the next time Warden opens it`;
+  return undefined;
+}
+
+function parseSince(text: string): string {
+  const time = Date.parse(text);
+  if (Number.isNaN(time))
+    throw new UsageError(`--since must be an ISO 8601 date or date-time, got '${text}'`);
+  return new Date(time).toISOString();
+}
+
+function parseOrUsage(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        format: { type: 'string' },
+        since: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${AUDIT_USAGE}`);
+  }
+}

@@ -1,0 +1,100 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- exported records are inspected loosely */
+// `warden audit` and `warden audit verify`, the real command spawned (`node --import tsx src/cli/main.ts`):
+// with the server running (asked over its API) and without (the store read read-only); then one byte of
+// a record's payload is changed in the database file and verify fails naming that record (exit code 1).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+import { createServer } from '../../src/server/index.js';
+import { inputDigest } from '../../src/store/audit-chain.js';
+import { DATABASE_FILE } from '../../src/supervisor/index.js';
+import { REPO_ROOT } from '../e2e/helpers/server-command.js';
+import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
+
+const run = promisify(execFile);
+
+/** Runs `warden …`; resolves with the exit code and output whatever the code. */
+async function warden(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: REPO_ROOT,
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('warden audit verify (spawned)', () => {
+  it('passes, then names the record whose byte was changed in the database file', async (t) => {
+    const { sup, made, thread, dataDir } = await openFakeSupervisor(t);
+    const server = await createServer({ supervisor: sup, dataDir, onError: () => undefined });
+    const command = 'echo audit-marker-7f3a';
+    const { fake } = await startTurn(sup, made, thread.id, 'work');
+    const asked = fake.ask('Bash', { command });
+    const event = await waitForEvent(sup, 'approval.requested');
+    const alice = server.deciders.create('alice').token;
+    const answer = await fetch(`${server.url}/api/approvals/${event.data.approvalId}/decision`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ behavior: 'allow' }),
+    });
+    assert.equal(answer.status, 200);
+    await asked.result;
+
+    // With the server running: the command asks it.
+    const online = await warden('audit', 'verify', '--data-dir', dataDir);
+    assert.equal(online.code, 0, online.stderr);
+    assert.match(online.stdout, /^Audit trail intact: 2 records; the last one's hash is [0-9a-f]{64}\n$/);
+    const exported = await warden('audit', '--data-dir', dataDir);
+    assert.equal(exported.code, 0, exported.stderr);
+    const records = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    const decided = records.find((r) => r.kind === 'decision');
+    assert.deepEqual(decided?.decidedBy, { name: 'alice', via: 'api' });
+    assert.equal(decided?.inputSha256, inputDigest({ command }));
+
+    await server.close();
+    await sup.close();
+
+    // Without a server: the store read read-only; the export is the same.
+    const offline = await warden('audit', 'verify', '--data-dir', dataDir);
+    assert.equal(offline.code, 0, offline.stderr);
+    assert.equal(offline.stdout, online.stdout);
+    assert.equal((await warden('audit', '--data-dir', dataDir)).stdout, exported.stdout);
+
+    // One byte of the record's payload: its inputSha256 appears in the file once, in the audit record only.
+    const path = join(dataDir, DATABASE_FILE);
+    assert.equal(
+      existsSync(`${path}-wal`) && readFileSync(`${path}-wal`).length > 0,
+      false,
+      'checkpointed at close',
+    );
+    const bytes = readFileSync(path);
+    const needle = Buffer.from(String(decided?.inputSha256));
+    const at = bytes.indexOf(needle);
+    assert.ok(at >= 0, 'the record is in the file');
+    assert.equal(bytes.indexOf(needle, at + 1), -1, 'once');
+    bytes[at + 10] = bytes[at + 10] === 0x30 ? 0x31 : 0x30; // one hex digit for another
+    writeFileSync(path, bytes);
+
+    const broken = await warden('audit', 'verify', '--data-dir', dataDir);
+    assert.equal(broken.code, 1);
+    assert.match(
+      broken.stdout,
+      new RegExp(
+        `^Audit trail broken at record ${String(decided?.seq)}: its content does not match its hash`,
+      ),
+    );
+  });
+});
