@@ -186,6 +186,8 @@ export function resolveClaudeExecutable(options: ResolveClaudeOptions = {}): str
  * the native installer uses, or the `package.json` of the npm package it belongs to (an agent-sdk platform
  * package's version is the SDK's, and is labelled so). Undefined when neither says.
  */
+const VERSION = /^\d+\.\d+\.\d+(?:-[\w.]+)?$/;
+
 export function installedClaudeVersion(path: string): string | undefined {
   let real: string;
   try {
@@ -193,10 +195,8 @@ export function installedClaudeVersion(path: string): string | undefined {
   } catch {
     return undefined;
   }
-  const named =
-    /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.exec(basename(real)) ??
-    /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.exec(basename(dirname(real)));
-  if (named !== null) return named[0];
+  const named = [basename(real), basename(dirname(real))].find((name) => VERSION.test(name));
+  if (named !== undefined) return named;
   let dir = dirname(real);
   for (let depth = 0; depth < 3; depth += 1, dir = dirname(dir)) {
     try {
@@ -216,11 +216,6 @@ export function installedClaudeVersion(path: string): string | undefined {
   return undefined;
 }
 
-/** The CLI version of the platform package Warden depends on, or undefined when it is not installed. */
-export function bundledClaudeVersion(): string | undefined {
-  const bundled = fromPlatformPackage(wardenRequire);
-  return bundled === undefined ? undefined : installedClaudeVersion(bundled);
-}
 /** Selects the CLI the tests run: a version of an installed `claude-code-<version>` package, or a path. */
 export const TEST_CLI_VARIABLE = 'WARDEN_TEST_CLI';
 
