@@ -56,11 +56,24 @@ export class AnswerReader {
   }
 }
 
-/** `y`/`yes`/`allow`, `a`/`always`, `n`/`no`/`d`/`deny`; anything else is no answer. */
-export function parseAnswer(line: string): DecisionBehavior | undefined {
-  const word = line.trim().toLowerCase();
-  if (['y', 'yes', 'allow'].includes(word)) return 'allow';
-  if (['a', 'always'].includes(word)) return 'allow_always';
-  if (['n', 'no', 'd', 'deny'].includes(word)) return 'deny';
+export interface Answer {
+  behavior: DecisionBehavior;
+  /** A deny's reason, typed after it on the same line (`n not on this machine`); shown to the model. */
+  message?: string;
+}
+
+/**
+ * `y`/`yes`/`allow`, `a`/`always`, `n`/`no`/`d`/`deny` — a deny may carry its reason on the same line
+ * (`n use the staging copy`, `deny: not now`); anything else is no answer.
+ */
+export function parseAnswer(line: string): Answer | undefined {
+  const trimmed = line.trim();
+  const [, head = '', rest = ''] = /^([^\s:]*)[\s:]*(.*)$/s.exec(trimmed) ?? [];
+  const word = head.toLowerCase();
+  if (['n', 'no', 'd', 'deny'].includes(word))
+    return rest.trim() === '' ? { behavior: 'deny' } : { behavior: 'deny', message: rest.trim() };
+  if (rest !== '') return undefined;
+  if (['y', 'yes', 'allow'].includes(word)) return { behavior: 'allow' };
+  if (['a', 'always'].includes(word)) return { behavior: 'allow_always' };
   return undefined;
 }

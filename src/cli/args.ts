@@ -16,6 +16,10 @@ Commands:
       --yes, -y          allow every permission request (for pipes and scripts)
       --deny             deny every permission request
       --ask              ask on stdin even when it is not a terminal (one answer per line)
+      --demo             try it offline: the demo's scripted model in a temporary directory (the
+                         prompt is optional; the demo's own is used without one)
+                 With a warden serve running on the data dir, the thread is created in that server:
+                 its approvals can be answered here or in the browser
   serve          Start the HTTP/WebSocket API and the web UI; prints the login link
       --port N           default 4390
       --host HOST        default 127.0.0.1; any other value exposes the server to that network
@@ -26,6 +30,12 @@ Commands:
       --webhook-format F json | slack | ntfy, for the --webhook before it (default: json)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
+  inbox          List the approvals waiting in the running server, across threads, and answer them
+                 (on a terminal, or with --ask): y allow, a always (the rules are shown), n deny,
+                 "n <reason>" deny saying why, s skip, q quit
+      inbox allow|always|deny APPROVAL-ID [reason]   answer one without asking
+      --json             print the pending approvals as JSON and ask nothing
+      --port N, --host HOST   where that server listens (default: where it recorded it)
   status         Show each thread's CLI process: pid, running or gone, detached or not, pending
                  approvals, and whether a server holds the data dir (never takes it over)
       --port N, --host HOST   where that server listens, to ask it (default 4390, 127.0.0.1)
@@ -63,9 +73,18 @@ export type Command =
       mode: ThreadMode;
       model?: string;
       policy: 'yes' | 'deny' | 'ask' | 'auto';
+      /** Run offline with the demo's scripted model, in temporary directories. */
+      demo?: boolean;
       dataDir?: string;
       claude?: string;
     }
+  | ({
+      name: 'inbox';
+      /** Answer one approval and ask nothing; without it, list the pending ones (and ask). */
+      answer?: { approvalId: string; behavior: 'allow' | 'allow_always' | 'deny'; message?: string };
+      json?: boolean;
+      ask?: boolean;
+    } & ServerFlags)
   | ({ name: 'serve'; webhooks?: { url: string; format: WebhookFormat }[] } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
@@ -88,6 +107,8 @@ const OPTIONS = {
   yes: { type: 'boolean', short: 'y' },
   deny: { type: 'boolean' },
   ask: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  json: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
   'data-dir': { type: 'string' },
@@ -100,7 +121,8 @@ const OPTIONS = {
 } as const;
 
 const ALLOWED: Record<string, readonly string[]> = {
-  run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'data-dir', 'claude'],
+  run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'demo', 'data-dir', 'claude'],
+  inbox: ['json', 'ask', 'port', 'host', 'data-dir'],
   serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents', 'webhook', 'webhook-format'],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
@@ -137,7 +159,14 @@ export function parseCommand(argv: readonly string[]): Command {
 
   if (name === 'run') {
     const prompt = rest.join(' ').trim();
-    if (prompt === '') throw new UsageError('warden run needs a prompt: warden run "what to do"');
+    const demo = values.demo === true;
+    if (prompt === '' && !demo) throw new UsageError('warden run needs a prompt: warden run "what to do"');
+    if (demo)
+      for (const key of ['cwd', 'data-dir', 'model'] as const)
+        if (values[key] !== undefined)
+          throw new UsageError(
+            `--${key} does not apply to warden run --demo (it runs in a temporary directory)`,
+          );
     if (values.yes === true && values.deny === true) throw new UsageError('Pass --yes or --deny, not both');
     const mode = values.mode ?? 'supervised';
     if (!(THREAD_MODES as readonly string[]).includes(mode))
@@ -150,9 +179,11 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(values.model === undefined ? {} : { model: values.model }),
       policy:
         values.yes === true ? 'yes' : values.deny === true ? 'deny' : values.ask === true ? 'ask' : 'auto',
+      ...(demo ? { demo } : {}),
       ...common,
     };
   }
+  if (name === 'inbox') return parseInbox(rest, values, common);
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
   const flags: ServerFlags = {
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
@@ -166,6 +197,42 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (name === 'login' || name === 'status') return { name, ...flags };
   return { name: 'demo', ...flags };
+}
+
+const INBOX_ACTIONS = { allow: 'allow', always: 'allow_always', deny: 'deny' } as const;
+
+function parseInbox(
+  rest: readonly string[],
+  values: { json?: boolean; ask?: boolean; port?: string; host?: string },
+  common: { dataDir?: string },
+): Extract<Command, { name: 'inbox' }> {
+  const flags = {
+    ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...common,
+  };
+  const [action, approvalId, ...reason] = rest;
+  if (action === undefined)
+    return {
+      name: 'inbox',
+      ...flags,
+      ...(values.json === true ? { json: true } : {}),
+      ...(values.ask === true ? { ask: true } : {}),
+    };
+  if (!Object.hasOwn(INBOX_ACTIONS, action))
+    throw new UsageError(`warden inbox answers with allow, always or deny, not '${action}'`);
+  if (approvalId === undefined || approvalId.trim() === '')
+    throw new UsageError(`warden inbox ${action} needs the approval's id`);
+  if (values.json === true || values.ask === true)
+    throw new UsageError(`--json and --ask do not apply to warden inbox ${action}`);
+  const behavior = INBOX_ACTIONS[action as keyof typeof INBOX_ACTIONS];
+  const message = reason.join(' ').trim();
+  if (message !== '' && behavior !== 'deny') throw new UsageError('Only a deny takes a reason');
+  return {
+    name: 'inbox',
+    ...flags,
+    answer: { approvalId, behavior, ...(message === '' ? {} : { message }) },
+  };
 }
 
 /** `--webhook URL [--webhook-format F]`, in order: a format applies to the URL given before it. */

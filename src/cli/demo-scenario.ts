@@ -1,22 +1,46 @@
-// The demo's script for the mock model: the agent launches a background subagent and ends its turn; only
-// after that turn has ended (the supervisor's run.ended, passed in as a promise — not a timer) does the
-// subagent ask to read /etc/hostname and to run `cat /etc/os-release`, both outside the working directory,
-// so both wait for a person in the approval inbox. When it reports, the CLI runs a turn of its own.
+// The demo's script for the mock model: the agent launches a background subagent and ends its turn, saying
+// that the subagent is still working and will ask in a few seconds. Only after that turn has ended (the
+// supervisor's run.ended, passed in as a promise) and a few seconds more — so a person sees the run end
+// before anything asks — does the subagent ask to read /etc/hostname and to run `cat /etc/os-release`,
+// both outside the working directory, so both wait for a person. When it reports, the CLI runs a turn of
+// its own. The prompts read like real work: tracks are chosen by a phrase of the prompt, not a marker.
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { scenario, type MockScript } from '../testing/index.js';
 
-export const DEMO_PROMPT = '[[demo]] Find out which machine this is. Do it in the background.';
+export const DEMO_PROMPT =
+  'Find out which machine this project runs on — its host name and OS release. Check in the background ' +
+  'and report back.';
 export const DEMO_SUBAGENT = 'Inspect the host';
+export const DEMO_SUBAGENT_PROMPT =
+  'Read /etc/hostname and /etc/os-release, then report the host name and the OS release in one sentence.';
+/** Between the end of the root run and the subagent's first question. */
+export const DEMO_PACE_MS = 5000;
+/** What the root run says last: the note a person reads while the subagent works. */
+export const DEMO_STILL_WORKING =
+  'The background agent is still working; it will ask in a few seconds for permission to read two ' +
+  'files outside this project. Answer it in the approval inbox.';
 
-export function demoScenario(rootRunEnded: Promise<void>): MockScript {
+export interface DemoPacing {
+  /** Resolves when the prompt's run has ended. */
+  rootRunEnded: Promise<void>;
+  /** Waited after it before the subagent asks (default DEMO_PACE_MS). */
+  paceMs?: number;
+}
+
+export function demoScenario({ rootRunEnded, paceMs = DEMO_PACE_MS }: DemoPacing): MockScript {
+  // One promise for every request of the step: a retried request does not wait again.
+  let asks: Promise<void> | undefined;
+  const subagentMayAsk = (): Promise<void> =>
+    (asks ??= rootRunEnded.then(() => sleep(paceMs, undefined, { ref: false })));
   return scenario()
-    .on('demo')
-    .launchBackgroundAgent({
-      prompt: '[[inspect]] Read the host name and the OS release, then report.',
-      description: DEMO_SUBAGENT,
-    })
+    .on({ phrase: 'Find out which machine this project runs on' })
+    .launchBackgroundAgent(
+      { prompt: DEMO_SUBAGENT_PROMPT, description: DEMO_SUBAGENT },
+      { text: 'I will have a background agent look at the host, so you can keep working meanwhile.' },
+    )
     .thenAnswer(
-      'I started a background agent to inspect the host. It will ask to read two files outside this ' +
-        'project; answer it in the approval inbox.',
+      `I started a background agent, “${DEMO_SUBAGENT}”, and my turn ends here. ${DEMO_STILL_WORKING}`,
     )
     .onTaskNotification()
     .thenAnswer((ctx) =>
@@ -24,8 +48,8 @@ export function demoScenario(rootRunEnded: Promise<void>): MockScript {
         ? 'The background agent has reported back: see its summary above.'
         : 'The background agent did not finish; nothing more to do.',
     )
-    .subagent('inspect')
-    .after(rootRunEnded)
+    .subagent({ phrase: 'Read /etc/hostname and /etc/os-release' })
+    .after(subagentMayAsk)
     .callTool('Read', { file_path: '/etc/hostname' }, { text: 'First, the host name.' })
     .callTool(
       'Bash',

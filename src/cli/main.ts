@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `warden` command: run an agent in the terminal, serve the API and web UI, print a login link, show
-// the agents' processes, or start the offline demo.
+// The `warden` command: run an agent in the terminal, serve the API and web UI, answer the approvals
+// waiting in it, print a login link, show the agents' processes, or start the offline demo.
 // See docs/cli.md. Exit codes: 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { packageVersion } from '../server/version.js';
 import { parseCommand, USAGE, UsageError, type Command } from './args.js';
@@ -33,6 +33,10 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'login': {
         const { loginCommand } = await import('./login-command.js');
         return loginCommand(command);
+      }
+      case 'inbox': {
+        const { inboxCommand } = await import('./inbox-command.js');
+        return await inboxCommand(command);
       }
       case 'status': {
         const { statusCommand } = await import('./status-command.js');

@@ -9,7 +9,7 @@ import { lineCount, terminalSafe as safe } from './terminal-text.js';
 export type Write = (text: string) => void;
 
 const RESULT_LINES = 3;
-/** Tools whose result is bookkeeping (the launch notice of a subagent): one line is enough. */
+/** Tools whose result is bookkeeping (the launch notice of a subagent): its first sentence is enough. */
 const TERSE_RESULTS = new Set(['Agent', 'Task']);
 
 export interface Styles {
@@ -54,6 +54,17 @@ export function describeTool(name: string, input: Record<string, unknown>): stri
   return `${head}: ${oneLine(detail, DESCRIBE_MAX)}`;
 }
 
+/**
+ * A subagent's launch notice without the bookkeeping the CLI writes for the model (the agent id, the
+ * output file, and its note that the result is internal metadata not to be quoted): `Async agent
+ * launched successfully.`
+ */
+export function launchNotice(text: string): string {
+  const first = text.trim().split('\n')[0] ?? '';
+  const plain = first.replace(/\s*\([^()]*internal metadata[^()]*\)/gi, '').trim();
+  return oneLine(plain === '' ? 'subagent launched' : plain, 120);
+}
+
 /** Safe, folded, and on one line: newlines as ⏎. */
 function flatten(text: string): string {
   return safe(text, { fold: true }).replace(/\s*\n\s*/g, ' ⏎ ');
@@ -64,6 +75,24 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+const THROUGH: Record<string, string> = {
+  web: 'in the browser',
+  terminal: 'in a terminal',
+  api: 'over the API',
+  webhook: "through a notification's link",
+};
+
+/** Who settled an approval this terminal did not answer: ` (answered in the browser by owner)`. */
+function answeredBy(by: string, decidedBy: { name: string; via: string } | undefined): string {
+  if (by === 'policy') return ' (by the mode)';
+  if (by === 'timeout') return ' (its deadline passed)';
+  if (decidedBy !== undefined) {
+    const through = THROUGH[decidedBy.via] ?? `through ${safe(decidedBy.via)}`;
+    return ` (answered ${through} by ${oneLine(decidedBy.name, 40)})`;
+  }
+  return by === 'webhook' ? " (answered through a notification's link)" : ' (answered elsewhere)';
+}
+
 export class Transcript {
   readonly #out: Write;
   readonly #s: Styles;
@@ -71,10 +100,15 @@ export class Transcript {
   readonly #toolNames = new Map<string, string>();
   /** Which subagent asked, so the outcome line is shown where the question was. */
   readonly #approvalAgents = new Map<string, string | null>();
+  /** Announce each permission request; off when the question asked on the same terminal shows it. */
+  readonly #announceApprovals: boolean;
+  /** Whether this terminal answered the approval; a person's answer from anywhere else is named so. */
+  answeredHere: (approvalId: string) => boolean = () => true;
 
-  constructor(out: Write, s: Styles) {
+  constructor(out: Write, s: Styles, options: { announceApprovals?: boolean } = {}) {
     this.#out = out;
     this.#s = s;
+    this.#announceApprovals = options.announceApprovals ?? true;
   }
 
   /** The description a subagent was started with (its id when it has none). */
@@ -100,24 +134,24 @@ export class Transcript {
         return;
       case 'tool.result': {
         const terse = TERSE_RESULTS.has(this.#toolNames.get(event.data.toolUseId) ?? '');
-        return this.#result(
-          event.data.agentId,
-          event.data.text,
-          event.data.isError,
-          terse ? 1 : RESULT_LINES,
-        );
+        if (terse && !event.data.isError)
+          return this.#line(event.data.agentId, s.dim(`  ↳ ${launchNotice(event.data.text)}`));
+        return this.#result(event.data.agentId, event.data.text, event.data.isError, RESULT_LINES);
       }
       case 'approval.requested':
         this.#approvalAgents.set(event.data.approvalId, event.data.subagentId);
+        if (!this.#announceApprovals) return;
         return this.#line(
           event.data.subagentId,
           s.yellow(`? permission needed: ${describeTool(event.data.toolName, event.data.input)}`),
         );
       case 'approval.decided': {
-        const { behavior, by } = event.data;
-        const how = by === 'policy' ? ' (by the mode)' : '';
+        const { behavior, by, message } = event.data;
+        const here = by === 'user' && this.answeredHere(event.data.approvalId);
+        const how = here ? '' : answeredBy(by, event.data.decidedBy);
         const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
-        if (behavior === 'deny') return this.#line(agent, s.red(`  ✗ denied${how}`));
+        const reason = message === null || message === '' ? '' : `: ${oneLine(message, 200)}`;
+        if (behavior === 'deny') return this.#line(agent, s.red(`  ✗ denied${how}${reason}`));
         const allowed = behavior === 'allow_always' ? 'always allowed (for this session)' : 'allowed';
         return this.#line(agent, s.green(`  ✓ ${allowed}${how}`));
       }

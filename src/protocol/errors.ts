@@ -21,7 +21,8 @@ export type WardenErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'VALIDATION'
-  | 'STORE_FAILED';
+  | 'STORE_FAILED'
+  | 'SERVER_REQUEST_FAILED';
 
 export class WardenError extends Error {
   readonly code: WardenErrorCode;
@@ -230,6 +231,26 @@ export class ValidationError extends WardenError {
 export class StoreError extends WardenError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('STORE_FAILED', message, options);
+  }
+}
+
+/**
+ * A request to a running Warden server failed: it did not answer (`status` null), refused the token, or
+ * answered with an error the client has no class for. `serverCode` is the `code` of its JSON error body.
+ */
+export class ServerRequestError extends WardenError {
+  readonly status: number | null;
+  readonly serverCode: string | null;
+
+  constructor(
+    message: string,
+    status: number | null,
+    serverCode: string | null,
+    options?: { cause?: unknown },
+  ) {
+    super('SERVER_REQUEST_FAILED', message, options);
+    this.status = status;
+    this.serverCode = serverCode;
   }
 }
 

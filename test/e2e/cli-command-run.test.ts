@@ -14,7 +14,7 @@ import { plain, REPO_ROOT, spawnWarden, startCommandSession } from './helpers/se
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { waitForNoProcess } from './helpers/supervisor-session.js';
 
-const QUESTION = /allow \(y\) \/ always \(a\) \/ deny \(n\)\? $/;
+const QUESTION = /allow \(y\) \/ always \(a\) \/ deny \(n \[reason\]\)\? $/;
 
 const touchScript = () =>
   scenario()
@@ -88,7 +88,7 @@ describe('warden run', () => {
           command: { file: 'script', args: ['-qefc', command, '/dev/null'] },
         },
       );
-      await warden.waitFor('stdout', /deny \(n\)\? $/);
+      await warden.waitFor('stdout', /deny \(n \[reason\]\)\? $/);
       warden.child.stdin.write('a\n');
       assert.deepEqual(await warden.exited, { code: 0, signal: null });
       const out = plain(warden.stdout());
@@ -106,7 +106,7 @@ describe('warden run', () => {
     assert.deepEqual(await denied.exited, { code: 0, signal: null });
     assert.match(denied.stdout(), /✗ denied/);
     assert.match(denied.stdout(), /could not create it/);
-    assert.doesNotMatch(denied.stderr(), /deny \(n\)\?/);
+    assert.doesNotMatch(denied.stderr(), /deny \(n/);
     assert.equal(existsSync(join(session.scratch.cwd, 'notes.txt')), false, 'the denied command did not run');
 
     const allowed = spawnWarden(runArgs(session, '[[touch]] second', '--yes'), session.env, {

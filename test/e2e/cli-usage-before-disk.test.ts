@@ -1,0 +1,48 @@
+// Usage errors are reported before anything is written: a bad flag, a missing prompt, a --cwd that is no
+// directory, flags that do not go with --demo, a malformed `warden inbox` — each exits 2 with a message,
+// and the data directory it named (and the default one, under the scratch HOME) is never created.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { spawnWarden } from './helpers/server-command.js';
+
+const CASES: { args: (dataDir: string, missing: string) => string[]; message: RegExp }[] = [
+  { args: (d) => ['run', '--data-dir', d], message: /warden run needs a prompt/ },
+  { args: (d) => ['run', 'hello', '--mode', 'yolo', '--data-dir', d], message: /--mode must be one of/ },
+  { args: (d) => ['run', 'hello', '--bogus', '--data-dir', d], message: /Unknown option '--bogus'/ },
+  {
+    args: (d, missing) => ['run', 'hello', '--cwd', missing, '--data-dir', d],
+    message: /--cwd ".*" is not an existing directory/,
+  },
+  {
+    args: (d) => ['run', '--demo', '--data-dir', d],
+    message: /--data-dir does not apply to warden run --demo/,
+  },
+  { args: (d) => ['run', 'x', '--yes', '--deny', '--data-dir', d], message: /Pass --yes or --deny/ },
+  { args: (d) => ['inbox', 'maybe', 'a1', '--data-dir', d], message: /answers with allow, always or deny/ },
+  { args: (d) => ['inbox', 'allow', '--data-dir', d], message: /needs the approval's id/ },
+  {
+    args: (d) => ['inbox', 'allow', 'a1', 'because', '--data-dir', d],
+    message: /Only a deny takes a reason/,
+  },
+];
+
+describe('usage errors', () => {
+  for (const { args, message } of CASES) {
+    it(`exit 2 and nothing on disk: ${args('DATA', 'MISSING').join(' ')}`, async (t) => {
+      const root = mkdtempSync(join(tmpdir(), 'warden-usage-'));
+      t.after(() => rmSync(root, { recursive: true, force: true }));
+      const home = join(root, 'home');
+      const dataDir = join(root, 'data');
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmpdir() };
+      const warden = spawnWarden(args(dataDir, join(root, 'no-such-dir')), env, { closeStdin: true });
+      assert.deepEqual(await warden.exited, { code: 2, signal: null });
+      assert.match(warden.stderr(), message);
+      assert.equal(existsSync(dataDir), false, 'the data directory was not created');
+      assert.deepEqual(readdirSync(root), [], 'nothing was written (not even a default data directory)');
+    });
+  }
+});
