@@ -4,7 +4,7 @@
 // completed, its tool result, and the follow-up turn the CLI started by itself. Meanwhile another
 // thread's Edit waits in the same inbox, previewed as a diff.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -63,7 +63,7 @@ test(
     assert.match(diff, /^- The inbox is a prototype\.$/m);
     assert.match(diff, /^\+ The inbox works on laptops and phones\.$/m);
     assert.match(diff, /^ {2}Nothing is tested yet\.$/m, 'unchanged lines are context');
-    saveForDocs('inbox', await screenshot('demo-inbox'));
+    await screenshot('demo-inbox');
 
     await card.getByRole('button', { name: /Approve once/ }).click();
     await card.waitFor({ state: 'detached' });
@@ -91,16 +91,9 @@ test(
     const [approval] = warden.supervisor.listApprovals({ threadId: demoId });
     assert.equal(approval?.status, 'allowed');
     assert.equal(approval?.decision?.by, 'user');
-    saveForDocs('thread', await screenshot('demo-thread'));
+    await screenshot('demo-thread');
   },
 );
-
-/** Refreshes the README's screenshot when WARDEN_UPDATE_SCREENSHOTS=1. */
-function saveForDocs(name: string, path: string): void {
-  if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
-  mkdirSync('docs/screenshots', { recursive: true });
-  copyFileSync(path, `docs/screenshots/${name}.png`);
-}
 
 async function assertText(locator: Locator, expected: string): Promise<void> {
   await locator.filter({ hasText: expected }).first().waitFor();
