@@ -46,6 +46,18 @@ const nonEmpty = z.string().trim().min(1);
 
 // ---- Requests ----------------------------------------------------------------------------------------
 
+/** A rule as the supervisor's rules take it (`Bash(npm test:*)`, `Read(/etc/*)`); checked there. */
+const ruleText = nonEmpty.max(4096);
+
+/** "If unanswered after N ms": a default that denies, and rules that may allow (supervisor deadlines). */
+const Deadlines = z.strictObject({
+  afterMs: z.number().int().nullable().optional(),
+  rules: z
+    .array(z.strictObject({ rule: ruleText, afterMs: z.number().int(), behavior: z.enum(['allow', 'deny']) }))
+    .max(64)
+    .optional(),
+});
+
 /** `POST /api/threads`. With `prompt`, the first message is sent at once. */
 export const CreateThreadRequest = z.strictObject({
   cwd: nonEmpty,
@@ -59,6 +71,7 @@ export const CreateThreadRequest = z.strictObject({
   rules: z
     .strictObject({ allow: z.array(nonEmpty).optional(), deny: z.array(nonEmpty).optional() })
     .optional(),
+  deadlines: Deadlines.optional(),
 });
 export type CreateThreadRequest = z.infer<typeof CreateThreadRequest>;
 
@@ -84,12 +97,51 @@ export const DecisionRequest = z
     answers: z.record(z.string(), z.string().min(1).max(4000)).optional(),
     /** With allow, for ExitPlanMode: the thread's mode from now on. */
     mode: z.enum(MODES).optional(),
+    /** With allow_always: how long the rules hold (default `session`). */
+    scope: z.enum(['session', 'thread', 'project']).optional(),
+    /** With allow_always: the approval's rules, some of them, or narrower ones. */
+    rules: z.array(ruleText).min(1).max(16).optional(),
   })
   .refine((d) => d.interrupt !== true || d.behavior === 'deny', {
     message: 'interrupt goes with a deny only',
     path: ['interrupt'],
   });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
+
+/** `DELETE /api/threads/:id/rules`: a rule granted for the thread or its CLI session. */
+export const RevokeRuleRequest = z.strictObject({
+  rule: ruleText,
+  scope: z.enum(['thread', 'session']).optional(),
+});
+
+/** `PUT /api/threads/:id/deadlines`: replaces the thread's deadlines (new approvals only). */
+export const DeadlinesRequest = Deadlines;
+
+/** Which pending approvals a batch covers: a thread's, a subagent's, or those a rule covers. */
+const BatchSelect = z.strictObject({
+  threadId: nonEmpty.optional(),
+  subagentId: nonEmpty.optional(),
+  rule: ruleText.optional(),
+});
+
+/** `POST /api/approvals/batch/preview`: which approvals a batch would answer, for `behavior`. */
+export const BatchPreviewRequest = z.strictObject({
+  select: BatchSelect,
+  behavior: z.enum(['allow', 'deny']).optional(),
+});
+
+/** `POST /api/approvals/batch`: one answer for the approvals a preview listed, each decided on its own. */
+export const BatchDecisionRequest = z
+  .strictObject({
+    approvalIds: z.array(nonEmpty).min(1).max(500),
+    behavior: z.enum(['allow', 'deny']),
+    message: z.string().max(4000).optional(),
+    interrupt: z.boolean().optional(),
+  })
+  .refine((d) => d.interrupt !== true || d.behavior === 'deny', {
+    message: 'interrupt goes with a deny only',
+    path: ['interrupt'],
+  });
 
 /** Query of `GET /api/approvals`. */
 export const ApprovalsQuery = z.strictObject({
@@ -117,6 +169,17 @@ export type ThreadListItem = ThreadRecord & {
   /** A run is queued or running, or a subagent is running. */
   busy: boolean;
 };
+
+/** `POST /api/approvals/batch/preview`. */
+export interface BatchPreviewResponse {
+  approvals: ApprovalRecord[];
+}
+
+/** `POST /api/approvals/batch`: what was answered, and what had been settled meanwhile. */
+export interface BatchDecisionResponse {
+  decided: ApprovalRecord[];
+  alreadySettled: { id: string; status: ApprovalStatus }[];
+}
 
 export interface ThreadListResponse {
   threads: ThreadListItem[];

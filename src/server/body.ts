@@ -60,3 +60,13 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes`);
 }
+
+/**
+ * The object without its undefined-valued keys: zod types an optional field as `T | undefined`, the
+ * supervisor's inputs as an absent key.
+ */
+export function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
-import { parseOrThrow, readJsonBody } from './body.js';
+import { definedOnly, parseOrThrow, readJsonBody } from './body.js';
 import { decidedByOf } from './caller.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
@@ -26,18 +26,11 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/:id/decision', async (c) => {
-    const { behavior, message, interrupt, updatedInput, answers, mode } = await readJsonBody(
-      c.req.raw,
-      DecisionRequest,
-    );
+    const decision = await readJsonBody(c.req.raw, DecisionRequest);
     const approval = await supervisor.decide(c.req.param('id'), {
+      ...definedOnly(decision),
+      behavior: decision.behavior,
       decidedBy: decidedByOf(c.req.raw),
-      behavior,
-      ...(message === undefined ? {} : { message }),
-      ...(interrupt === undefined ? {} : { interrupt }),
-      ...(updatedInput === undefined ? {} : { updatedInput }),
-      ...(answers === undefined ? {} : { answers }),
-      ...(mode === undefined ? {} : { mode }),
     });
     return c.json({ approval });
   });

@@ -14,7 +14,7 @@ import {
   type EventsResponse,
   type ThreadListResponse,
 } from './api-schema.js';
-import { parseOrThrow, readJsonBody } from './body.js';
+import { definedOnly, parseOrThrow, readJsonBody } from './body.js';
 import { readEventPage } from './event-reader.js';
 import { listThreads, threadDetail } from './views.js';
 
@@ -34,13 +34,17 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/', async (c) => {
-    const { plan, prompt, rules, model, title, ...rest } = await readJsonBody(c.req.raw, CreateThreadRequest);
+    const { plan, prompt, rules, model, title, deadlines, ...rest } = await readJsonBody(
+      c.req.raw,
+      CreateThreadRequest,
+    );
     const thread = await supervisor.createThread({
       ...rest,
       ...(plan === undefined ? {} : { plan }),
       ...(model === undefined ? {} : { model }),
       ...(title === undefined ? {} : { title }),
-      ...(rules === undefined ? {} : { rules: withoutUndefined(rules) }),
+      ...(rules === undefined ? {} : { rules: definedOnly(rules) }),
+      ...(deadlines === undefined ? {} : { deadlines: definedOnly(deadlines) }),
     });
     const run = prompt === undefined ? null : await supervisor.send(thread.id, prompt);
     const body: CreateThreadResponse = { thread: supervisor.getThread(thread.id).thread, run };
@@ -108,15 +112,4 @@ function subagentOf(supervisor: Supervisor, threadId: string, subagentId: string
       `Thread ${threadId} has no subagent ${JSON.stringify(subagentId)}`,
     );
   return subagent;
-}
-
-/** exactOptionalPropertyTypes: zod's optional keys may hold undefined; the supervisor's may not. */
-function withoutUndefined(rules: { allow?: string[] | undefined; deny?: string[] | undefined }): {
-  allow?: string[];
-  deny?: string[];
-} {
-  return {
-    ...(rules.allow === undefined ? {} : { allow: rules.allow }),
-    ...(rules.deny === undefined ? {} : { deny: rules.deny }),
-  };
 }
