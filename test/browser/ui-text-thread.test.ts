@@ -17,17 +17,22 @@ import { startWarden } from './helpers/warden.js';
 const PROMPT = '[[bg]] Check this machine\nThen tell me what you found.';
 const TITLE = 'Check this machine';
 
-/** Whether two elements' boxes overlap on screen. */
-async function overlap(page: Page, a: string, b: string): Promise<boolean> {
-  return page.evaluate(
-    ([x, y]) => {
-      const r1 = document.querySelector(x!)?.getBoundingClientRect();
-      const r2 = document.querySelector(y!)?.getBoundingClientRect();
-      if (!r1 || !r2 || r1.height === 0 || r2.height === 0) return false;
-      return r1.left < r2.right && r2.left < r1.right && r1.top < r2.bottom && r2.top < r1.bottom;
-    },
-    [a, b],
-  );
+/** Whether two elements' boxes overlap on screen (evaluated in the page). */
+function overlap(page: Page, a: string, b: string): Promise<boolean> {
+  return page.evaluate<boolean>(`(() => {
+    const r1 = document.querySelector(${JSON.stringify(a)})?.getBoundingClientRect();
+    const r2 = document.querySelector(${JSON.stringify(b)})?.getBoundingClientRect();
+    if (!r1 || !r2 || r1.height === 0 || r2.height === 0) return false;
+    return r1.left < r2.right && r2.left < r1.right && r1.top < r2.bottom && r2.top < r1.bottom;
+  })()`);
+}
+
+/** Whether the element is at least partly inside the viewport (evaluated in the page). */
+function inViewport(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate<boolean>(`(() => {
+    const box = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  })()`);
 }
 
 test('a thread as a person reads it', { timeout: 180_000 }, async (t) => {
@@ -52,8 +57,7 @@ test('a thread as a person reads it', { timeout: 180_000 }, async (t) => {
 
   // The form takes the cursor when it opens.
   await page.goto(`${warden.server.url}/#/new`);
-  await page.locator('#new-cwd').waitFor();
-  await page.waitForFunction(() => document.activeElement?.id === 'new-cwd');
+  await page.locator('#new-cwd:focus').waitFor();
   await page.locator('#new-cwd').fill(warden.scratch.cwd);
   await page.locator('#new-prompt').fill(PROMPT);
   await page.getByRole('button', { name: 'Start thread' }).click();
@@ -90,13 +94,7 @@ test('a thread as a person reads it', { timeout: 180_000 }, async (t) => {
   const call = page.locator(`#call-${requested.data.toolUseId}`);
   await call.and(page.locator('.highlighted')).waitFor();
   assert.ok(await call.isVisible());
-  assert.ok(
-    await call.evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return box.top < window.innerHeight && box.bottom > 0;
-    }),
-    'scrolled to the call',
-  );
+  assert.ok(await inViewport(page, `#call-${requested.data.toolUseId}`), 'scrolled to the call');
   await page.locator('.thread-status', { hasText: 'a background subagent works' }).waitFor();
 
   await warden.supervisor.decide(requested.data.approvalId, { behavior: 'allow' });
@@ -133,7 +131,7 @@ test('a thread as a person reads it', { timeout: 180_000 }, async (t) => {
 
   // Each completed run: its model, cost and tokens.
   const usage = timeline.locator('.run-boundary .run-usage');
-  await page.waitForFunction(() => document.querySelectorAll('.run-boundary .run-usage').length === 2);
+  await usage.nth(1).waitFor();
   const first = (await usage.first().textContent()) ?? '';
   assert.match(
     first,
@@ -148,7 +146,7 @@ test('a thread as a person reads it', { timeout: 180_000 }, async (t) => {
   // Renamed in place; the sidebar follows; a notice never covers the message box.
   await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
   await page.getByRole('button', { name: 'Rename' }).click();
-  await page.waitForFunction(() => document.activeElement?.id === 'thread-title-input');
+  await page.locator('#thread-title-input:focus').waitFor();
   await page.locator('#thread-title-input').fill('Host check');
   await page.keyboard.press('Enter');
   await page.locator('#thread-heading', { hasText: 'Host check' }).waitFor();
