@@ -41,7 +41,7 @@ describe('store migrations', () => {
     const db = new Database(path);
     t.after(() => db.close());
     assert.equal(schemaVersion(db), LATEST);
-    assert.deepEqual(tables(db), ['approvals', 'events', 'runs', 'subagents', 'threads']);
+    assert.deepEqual(tables(db), ['approvals', 'audit', 'events', 'runs', 'subagents', 'threads']);
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     db.close();
     const again = SqliteStore.open(path);
