@@ -15,6 +15,7 @@ import * as warden from '../../src/index.js';
 const RECORDER = fileURLToPath(new URL('../fixtures/record-cli.mjs', import.meta.url));
 const ENV_KEYS = [
   'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_AGENT_SDK_VERSION',
   'CLAUDE_CODE_SDK_READS_SESSION_STATE',
   'CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING',
   'CLAUDE_CODE_QUESTION_PREVIEW_FORMAT',
