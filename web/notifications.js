@@ -19,6 +19,9 @@ const KEY_BROWSER = 'warden.notify.browser';
 const KEY_SHOW = 'warden.notify.show';
 const KEY_PUSH_ID = 'warden.notify.pushId';
 const BODY_MAX = 120;
+// The page's field styles are for text fields: a box to tick stays box-sized, its label a row to tap.
+const TICK_STYLE = 'width: 1.25em; height: 1.25em; min-height: 0; margin: 2px 0 0; padding: 0; flex: none';
+const ROW_STYLE = 'display: flex; gap: 10px; align-items: flex-start; min-height: 44px; margin: 4px 0';
 
 /** @typedef {'preview' | 'tool' | 'none'} Show */
 /** @type {[Show, string][]} */
@@ -190,6 +193,7 @@ function browserSection(notifier, say) {
   const box = h('input', {
     type: 'checkbox',
     id: 'notify-browser',
+    style: TICK_STYLE,
     checked: supported && notifier.enabled,
     disabled: !supported,
     onchange: async () => {
@@ -249,9 +253,15 @@ async function pushSection(notifier, say) {
   const choices = SHOW_CHOICES.map(([value, label]) =>
     h(
       'label',
-      { class: 'notify-choice', style: 'display: block; margin: 4px 0' },
-      h('input', { type: 'radio', name: 'notify-show', value, checked: chosenShow() === value }),
-      ` ${label}`,
+      { class: 'notify-choice', style: ROW_STYLE },
+      h('input', {
+        type: 'radio',
+        name: 'notify-show',
+        value,
+        checked: chosenShow() === value,
+        style: TICK_STYLE,
+      }),
+      label,
     ),
   );
   const selected = () =>

@@ -14,6 +14,7 @@ import { createServer } from '../../src/server/index.js';
 import { decryptPush, deviceKeys, startPushService } from '../integration/helpers/notify-push-service.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
+import { pagePoll } from './helpers/pwa-page.js';
 import { startWarden, WEB_ROOT } from './helpers/warden.js';
 
 interface Shown {
@@ -118,13 +119,13 @@ test(
     // 5. A plain click on a notification brings the inbox forward.
     await page.evaluate(`location.hash = '#/threads/${thread.id}'`);
     assert.equal(await click(second.tag, ''), 'opened');
-    await page.waitForFunction(`location.hash === '#/'`);
+    await pagePoll(page, `location.hash === '#/'`);
   },
 );
 
 /** The page's service worker, once it controls the page. */
 async function serviceWorkerOf(context: BrowserContext, page: Page): Promise<Worker> {
-  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 30_000 });
+  await pagePoll(page, 'navigator.serviceWorker.controller !== null');
   return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 }
 
