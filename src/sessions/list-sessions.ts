@@ -10,7 +10,8 @@ import {
   type ProjectDir,
 } from './paths.js';
 import { cwdOf, isProgrammatic, sessionInfo } from './session-info.js';
-import { defaultWarn, readTranscript, type Warn } from './transcript.js';
+import { defaultWarn, readTranscript, type Transcript, type Warn } from './transcript.js';
+import { archivedState } from './archived-mark.js';
 import { locateTranscript } from './locate.js';
 import { checkOptions, page } from './validate.js';
 import { worktreesOf } from './worktrees.js';
@@ -45,7 +46,16 @@ export async function getSessionInfo(
 ): Promise<SDKSessionInfo | undefined> {
   checkOptions(options, ['dir']);
   const transcript = await locateTranscript(sessionId, options.dir, options.onWarning ?? defaultWarn);
-  return transcript === undefined ? undefined : sessionInfo(transcript);
+  return transcript === undefined ? undefined : withArchived(transcript);
+}
+
+/** The session's info with `archived` as the official SDK reports it (absent if never archived). */
+async function withArchived(transcript: Transcript): Promise<SDKSessionInfo | undefined> {
+  const info = sessionInfo(transcript);
+  if (info === undefined) return undefined;
+  const archived = await archivedState(transcript.path, transcript.entries);
+  if (archived !== undefined) info.archived = archived;
+  return info;
 }
 
 interface TranscriptFile {
@@ -94,5 +104,5 @@ async function infoOf(
   if (transcript === undefined) return undefined;
   if (options.includeProgrammatic === false && isProgrammatic(transcript)) return undefined;
   if (file.cwds !== undefined && !file.cwds.has(cwdOf(transcript.entries) ?? '')) return undefined;
-  return sessionInfo(transcript);
+  return withArchived(transcript);
 }

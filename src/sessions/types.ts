@@ -26,7 +26,10 @@ export type SDKSessionInfo = {
   tag?: string;
   /** Timestamp of the transcript's first entry, milliseconds since the epoch. */
   createdAt?: number;
-  /** Never set by Warden: archiving is not supported. */
+  /**
+   * Whether the session is archived: false if it was and has been unarchived, or a prompt was sent in it
+   * since. Absent if it never was.
+   */
   archived?: boolean;
 };
 
