@@ -96,10 +96,10 @@ export async function tokenCommand(argv: readonly string[]): Promise<number> {
       );
       return 0;
     }
+    case undefined:
+      throw new UsageError(`warden token needs an action\n${TOKEN_USAGE}`);
     default:
-      throw new UsageError(
-        action === undefined ? 'warden token needs an action' : `Unknown action '${action}'`,
-      );
+      throw new UsageError(`Unknown action '${action}'\n${TOKEN_USAGE}`);
   }
 }
 
