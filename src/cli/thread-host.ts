@@ -40,7 +40,8 @@ export function localHost(supervisor: Supervisor): ThreadHost {
     },
     events: (threadId, signal) => supervisor.events({ threadId, signal }),
     async decide(approvalId, decision) {
-      await supervisor.decide(approvalId, decision);
+      // This process holds the data directory: whoever runs it is its owner.
+      await supervisor.decide(approvalId, { ...decision, decidedBy: { name: 'owner', via: 'terminal' } });
     },
     stop: (threadId) => supervisor.stop(threadId),
   };
@@ -63,7 +64,10 @@ export function attachedHost(client: ServerClient): ThreadHost {
     // From the thread's first event: the server may have run the prompt before the stream opened.
     events: (threadId, signal) => client.events({ since: 0, threadId, signal }),
     async decide(approvalId, decision) {
-      await client.post(`/api/approvals/${encodeURIComponent(approvalId)}/decision`, decision);
+      await client.post(`/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
+        ...decision,
+        via: 'terminal',
+      });
     },
     async stop(threadId) {
       await client.post(`/api/threads/${encodeURIComponent(threadId)}/stop`);

@@ -91,6 +91,8 @@ export const DecisionRequest = z
     behavior: z.enum(['allow', 'allow_always', 'deny']),
     message: z.string().max(4000).optional(),
     interrupt: z.boolean().optional(),
+    /** A Bearer client that is a terminal (`warden run`) says so, for the record; the name is the token's. */
+    via: z.enum(['terminal']).optional(),
     /** With allow: the input a person edited, run instead of the one asked with (supervisor Decision). */
     updatedInput: z.record(z.string(), z.unknown()).optional(),
     /** With allow, for AskUserQuestion: the answer to each question, by its text. */

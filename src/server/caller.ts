@@ -19,10 +19,13 @@ export function callerOf(request: Request): Caller {
   return caller;
 }
 
-/** A decision's `decidedBy`: the caller's name, through the web UI (a session) or the API (a token). */
-export function decidedByOf(request: Request): DecidedBy {
+/**
+ * A decision's `decidedBy`: the caller's name, through the web UI (a session) or the API (a token) — or
+ * the terminal, when a token's client says it is `warden run`. The name is never the client's to choose.
+ */
+export function decidedByOf(request: Request, claimed?: 'terminal'): DecidedBy {
   const caller = callerOf(request);
-  return { name: caller.decider, via: caller.via === 'session' ? 'web' : 'api' };
+  return { name: caller.decider, via: caller.via === 'session' ? 'web' : (claimed ?? 'api') };
 }
 
 /** Throws 403 unless the owner (server token, or the owner's browser session) is calling. */

@@ -26,11 +26,11 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/:id/decision', async (c) => {
-    const decision = await readJsonBody(c.req.raw, DecisionRequest);
+    const { via, ...decision } = await readJsonBody(c.req.raw, DecisionRequest);
     const approval = await supervisor.decide(c.req.param('id'), {
       ...definedOnly(decision),
       behavior: decision.behavior,
-      decidedBy: decidedByOf(c.req.raw),
+      decidedBy: decidedByOf(c.req.raw, via),
     });
     return c.json({ approval });
   });
