@@ -1,8 +1,12 @@
 // `warden demo` (and `npm start`): everything offline in temporary directories — the mock model with the
 // demo scenario, the real Claude Code CLI pointed at it, a Supervisor, the server and UI — plus one demo
-// thread whose agent hands work to a background subagent. The terminal narrates: the root run's end, the
-// note that the subagent will ask in a few seconds, each approval and the subagent's report. Ctrl-C
-// removes all of it: servers, CLI processes, temp dirs.
+// thread whose agent hands work to a background subagent. It is paced for a person: the subagent asks a
+// few seconds after the root run has ended *and* someone is looking (a browser or `warden inbox` holds
+// the event stream open; at most a minute is waited for that), so the run is seen to end before anything
+// asks. The terminal narrates: the root run's end, the note that the subagent will ask, each approval and
+// the subagent's report. Ctrl-C removes all of it: servers, CLI processes, temp dirs.
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { createServer, type WardenServer } from '../server/index.js';
 import { Supervisor } from '../supervisor/index.js';
 import type { Command } from './args.js';
@@ -44,14 +48,16 @@ export async function demoCommand(command: Extract<Command, { name: 'demo' }>): 
         `warden inbox --data-dir ${dataDir}, or with the API (docs/server.md).\n\n`,
     );
     const started = demo;
+    const served = server;
     void (async () => {
       for await (const event of events) {
         if (event.type === 'run.ended' && event.data.runId === run.id) {
-          started.rootRunEnded();
+          const looking = served.openSockets > 0;
           process.stdout.write(
-            `• the agent's run ${event.data.status}; the background agent is still working: ` +
-              'it will ask in a few seconds\n',
+            `• the agent's run ${event.data.status}; the background agent is still working: it will ask ` +
+              `${looking ? 'in a few seconds' : 'a few seconds after you open the link'}\n`,
           );
+          void someoneLooks(served, shutdown.signal).then(() => started.subagentMayAsk());
         }
         if (event.type === 'approval.requested')
           process.stdout.write(
@@ -70,5 +76,17 @@ export async function demoCommand(command: Extract<Command, { name: 'demo' }>): 
     await server?.close();
     await supervisor?.close({ stopAgents: true });
     await demo?.close();
+  }
+}
+
+/** How long the demo waits for a browser (or `warden inbox`) before its subagent asks anyway. */
+const LOOK_MS = 60_000;
+const POLL_MS = 200;
+
+/** Resolves once a client holds the server's event stream open, or after LOOK_MS, or on shutdown. */
+async function someoneLooks(server: WardenServer, signal: AbortSignal): Promise<void> {
+  for (const deadline = Date.now() + LOOK_MS; Date.now() < deadline && !signal.aborted;) {
+    if (server.openSockets > 0) return;
+    await sleep(POLL_MS, undefined, { ref: false });
   }
 }

@@ -22,8 +22,11 @@ export interface DemoEnvironment {
   readonly cwd: string;
   readonly claudePath: string;
   readonly env: Record<string, string>;
-  /** Call when the demo prompt's run has ended: the subagent asks a few seconds later. */
-  rootRunEnded(): void;
+  /**
+   * Call once a person can see the demo prompt's run has ended (it ended, and someone is looking): the
+   * subagent asks a few seconds later.
+   */
+  subagentMayAsk(): void;
   close(): Promise<void>;
 }
 
@@ -31,9 +34,9 @@ export async function openDemoEnvironment(claude: string | undefined): Promise<D
   const scratch = createScratch('warden-demo-');
   let mock: MockModel | undefined;
   try {
-    let rootRunEnded!: () => void;
-    const rootEnded = new Promise<void>((resolve) => (rootRunEnded = resolve));
-    mock = await startMockModel({ script: demoScenario({ rootRunEnded: rootEnded }) });
+    let subagentMayAsk!: () => void;
+    const released = new Promise<void>((resolve) => (subagentMayAsk = resolve));
+    mock = await startMockModel({ script: demoScenario({ rootRunEnded: released }) });
     const opened = mock;
     return {
       scratch,
@@ -41,7 +44,7 @@ export async function openDemoEnvironment(claude: string | undefined): Promise<D
       cwd: scratch.cwd,
       claudePath: claude ?? demoClaudePath(),
       env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-      rootRunEnded,
+      subagentMayAsk,
       async close() {
         await opened.close();
         await removeScratch(scratch);

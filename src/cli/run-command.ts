@@ -113,7 +113,7 @@ export async function runCommand(command: RunCommand): Promise<number> {
       if (next === 'quiet' || next.done === true) break;
       const event = next.value;
       end?.onEvent(event);
-      if (event.type === 'run.ended' && event.data.runId === runId) demo?.rootRunEnded();
+      if (event.type === 'run.ended' && event.data.runId === runId) demo?.subagentMayAsk();
       transcript.onEvent(event);
       if (event.type === 'approval.requested') approver.onRequested(event.data);
       else if (

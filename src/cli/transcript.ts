@@ -203,6 +203,10 @@ export class Transcript {
         );
       case 'thread.created':
       case 'thread.mode_changed':
+      case 'thread.titled':
+      case 'thread.rules_granted':
+      case 'thread.rule_revoked':
+      case 'thread.deadlines_set':
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':
