@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
-import { isHttpUrl } from '../server/notify/notify-options.js';
+import { isHttpUrl, isPushSubject } from '../server/notify/notify-options.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
 
 export const USAGE = `Usage: warden <command> [options]
@@ -28,6 +28,8 @@ Commands:
       --webhook URL      POST each approval (a preview of its input, single-use allow/deny links) and
                          its settling to this http(s) URL, signed; repeatable (default: none)
       --webhook-format F json | slack | ntfy, for the --webhook before it (default: json)
+      --web-push         let browsers subscribe from the UI to Web Push of approvals (default: off)
+      --push-contact URL mailto: or https: contact the push services see (default: mailto:warden@localhost)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   inbox          List the approvals waiting in the running server, across threads, and answer them
@@ -85,7 +87,11 @@ export type Command =
       json?: boolean;
       ask?: boolean;
     } & ServerFlags)
-  | ({ name: 'serve'; webhooks?: { url: string; format: WebhookFormat }[] } & ServerFlags)
+  | ({
+      name: 'serve';
+      webhooks?: { url: string; format: WebhookFormat }[];
+      webPush?: { subject?: string };
+    } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
   | ({ name: 'status' } & ServerFlags)
@@ -116,6 +122,8 @@ const OPTIONS = {
   'stop-agents': { type: 'boolean' },
   webhook: { type: 'string', multiple: true },
   'webhook-format': { type: 'string', multiple: true },
+  'web-push': { type: 'boolean' },
+  'push-contact': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -123,7 +131,17 @@ const OPTIONS = {
 const ALLOWED: Record<string, readonly string[]> = {
   run: ['cwd', 'mode', 'model', 'yes', 'deny', 'ask', 'demo', 'data-dir', 'claude'],
   inbox: ['json', 'ask', 'port', 'host', 'data-dir'],
-  serve: ['port', 'host', 'data-dir', 'claude', 'stop-agents', 'webhook', 'webhook-format'],
+  serve: [
+    'port',
+    'host',
+    'data-dir',
+    'claude',
+    'stop-agents',
+    'webhook',
+    'webhook-format',
+    'web-push',
+    'push-contact',
+  ],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
@@ -193,7 +211,17 @@ export function parseCommand(argv: readonly string[]): Command {
   };
   if (name === 'serve') {
     const webhooks = parseWebhooks(parsed.tokens);
-    return { name, ...flags, ...(webhooks.length === 0 ? {} : { webhooks }) };
+    const contact = values['push-contact'];
+    if (contact !== undefined && values['web-push'] !== true)
+      throw new UsageError('--push-contact goes with --web-push');
+    if (contact !== undefined && !isPushSubject(contact))
+      throw new UsageError(`--push-contact must be a mailto: or https: URL, got '${contact}'`);
+    return {
+      name,
+      ...flags,
+      ...(webhooks.length === 0 ? {} : { webhooks }),
+      ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
+    };
   }
   if (name === 'login' || name === 'status') return { name, ...flags };
   return { name: 'demo', ...flags };

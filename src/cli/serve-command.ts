@@ -32,7 +32,10 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       dataDir,
       port: command.port ?? DEFAULT_PORT,
       ...(command.host === undefined ? {} : { host: command.host }),
-      ...(command.webhooks === undefined ? {} : { notify: { webhooks: command.webhooks } }),
+      notify: {
+        ...(command.webhooks === undefined ? {} : { webhooks: command.webhooks }),
+        ...(command.webPush === undefined ? {} : { push: command.webPush }),
+      },
     });
     const notes =
       command.webhooks !== undefined && server.webhookSecretPath !== null
@@ -41,6 +44,11 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
               `links; bodies are signed with the key in ${server.webhookSecretPath}`,
           ]
         : [];
+    if (server.vapidKeysPath !== null)
+      notes.push(
+        'Web Push: on; devices subscribe from the bell in the UI and choose what a notification shows ' +
+          `(keys in ${server.vapidKeysPath})`,
+      );
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host), notes);
     await shutdown.requested;
     process.stderr.write(

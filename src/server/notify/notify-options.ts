@@ -68,7 +68,7 @@ function resolvePush(push: unknown): Required<PushOptions> | undefined {
   if (typeof push !== 'object' || push === null)
     throw new TypeError('options.notify.push must be true or { subject?, allowLocalEndpoints? }');
   const { subject = DEFAULT_PUSH_SUBJECT, allowLocalEndpoints = false } = push as PushOptions;
-  if (!isPushSubject(subject))
+  if (typeof subject !== 'string' || !isPushSubject(subject))
     throw new TypeError('options.notify.push.subject must be a mailto: or https: URL');
   if (typeof allowLocalEndpoints !== 'boolean')
     throw new TypeError('options.notify.push.allowLocalEndpoints must be a boolean');
@@ -76,8 +76,7 @@ function resolvePush(push: unknown): Required<PushOptions> | undefined {
 }
 
 /** What push services accept as the VAPID contact. */
-export function isPushSubject(subject: unknown): subject is string {
-  if (typeof subject !== 'string') return false;
+export function isPushSubject(subject: string): boolean {
   try {
     const { protocol } = new URL(subject);
     return protocol === 'mailto:' || protocol === 'https:';
