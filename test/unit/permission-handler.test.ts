@@ -100,7 +100,9 @@ describe('createPermissionHandler', () => {
     // Rejects once its signal aborts (the CLI withdrew the request, or the query closed).
     const onSignal = createPermissionHandler(
       (_name, _input, { signal }) =>
-        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason as Error)),
+        ),
       (w) => warnings.push(w),
     );
     const withdrawn = new AbortController();
