@@ -2,7 +2,7 @@
 // The HTTP API, one function per call. Same origin, so the login cookie goes along by itself. A failed
 // call throws ApiError carrying the HTTP status and the server's `{error: {code, message}}`.
 
-/** @import { ApprovalItem, Decision, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView } from './types.js' */
+/** @import { ApprovalItem, ApprovalRecord, Decision, GrantScope, ThreadDeadlines, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView } from './types.js' */
 
 export class ApiError extends Error {
   /**
@@ -174,4 +174,49 @@ export async function pendingApprovals() {
  */
 export function decide(approvalId, decision) {
   return call('POST', `/api/approvals/${encodeURIComponent(approvalId)}/decision`, decision);
+}
+
+/**
+ * Removes a rule granted for the thread or its CLI session (a project rule lives in the project's file).
+ * @param {string} threadId
+ * @param {string} rule
+ * @param {Exclude<GrantScope, 'project'>} scope
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function revokeRule(threadId, rule, scope) {
+  const json = await call('DELETE', `/api/threads/${encodeURIComponent(threadId)}/rules`, { rule, scope });
+  return json.thread;
+}
+
+/**
+ * Replaces the thread's deadlines (approvals already pending keep theirs).
+ * @param {string} threadId
+ * @param {{ afterMs: number | null, rules: ThreadDeadlines['rules'] }} deadlines
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function setDeadlines(threadId, deadlines) {
+  const json = await call('PUT', `/api/threads/${encodeURIComponent(threadId)}/deadlines`, deadlines);
+  return json.thread;
+}
+
+/** @typedef {{ threadId?: string, subagentId?: string, rule?: string }} BatchSelect */
+
+/**
+ * The pending approvals one answer would cover.
+ * @param {BatchSelect} select
+ * @param {'allow' | 'deny'} behavior
+ * @returns {Promise<ApprovalRecord[]>}
+ */
+export async function previewBatch(select, behavior) {
+  const json = await call('POST', '/api/approvals/batch/preview', { select, behavior });
+  return json?.approvals ?? [];
+}
+
+/**
+ * Answers exactly `approvalIds` (a preview's), each on its own; says which were settled meanwhile.
+ * @param {{ approvalIds: string[], behavior: 'allow' | 'deny', message?: string }} batch
+ * @returns {Promise<{ decided: ApprovalRecord[], alreadySettled: { id: string, status: string }[] }>}
+ */
+export function decideBatch(batch) {
+  return call('POST', '/api/approvals/batch', batch);
 }

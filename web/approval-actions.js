@@ -1,14 +1,14 @@
 // @ts-check
 // The answers to an approval, as real buttons and forms: approve once, always allow (with the exact rules
-// that adds, for this CLI session only), and deny — or deny and stop the turn — with an optional message
+// that adds and how long they hold, which the person may narrow: scope-picker.js), and deny — or deny and stop the turn — with an optional message
 // the model will read. Every answer names its approval and goes through answer(), which sends it only when the element
 // that shows the approval (marked data-answers-for) has been on screen and in place for a moment.
 
 import { arming } from './arming.js';
 import { decideApproval } from './decide.js';
 import { h } from './dom.js';
+import { alwaysDecision, alwaysRefused, offeredRules, scopePicker } from './scope-picker.js';
 import { toast } from './toast.js';
-import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
 /** @import { ApprovalRecord, Decision } from './types.js' */
@@ -26,7 +26,8 @@ export function offerAnswers(holder, approvalId) {
 
 /**
  * Sends `decision` for `approvalId`, given through `from` (a control inside the element showing it), if it
- * counts: the element must show that very approval and have been seen (see arming.js).
+ * counts: the element must show that very approval and have been seen (see arming.js). An always-allow
+ * sends the rules and scope the card shows at that moment (scope-picker.js), whatever the caller passed.
  * @param {State} state
  * @param {string} approvalId
  * @param {Element} from
@@ -40,18 +41,26 @@ export function answer(state, approvalId, from, decision) {
     toast('Not sent: this approval had only just appeared or moved. Look at it, then answer again.', 'warn');
     return false;
   }
-  void decideApproval(state, approvalId, decision);
+  if (decision.behavior !== 'allow_always') {
+    void decideApproval(state, approvalId, decision);
+    return true;
+  }
+  const approval = state.approvals.get(approvalId);
+  const always = approval === undefined ? null : alwaysDecision(approval);
+  if (always === null) return false;
+  void decideApproval(state, approvalId, always, {
+    onFailed: (error) => alwaysRefused(approvalId, error.message),
+  });
   return true;
 }
 
 /**
- * The rules "Always allow" would add, as the server says; none means the button is not offered.
+ * The rules "Always allow" offers, as the server says; none means the button is not offered.
  * @param {ApprovalRecord} approval
  * @returns {string[]}
  */
 export function alwaysAllowRules(approval) {
-  const rules = approval.alwaysAllowRules;
-  return Array.isArray(rules) ? rules.filter((rule) => typeof rule === 'string' && rule !== '') : [];
+  return offeredRules(approval);
 }
 
 /**
@@ -168,14 +177,7 @@ export function approvalActions(state, approval, { shortcuts }) {
           )
         : null,
     ),
-    rules.length > 0
-      ? h(
-          'p',
-          { class: 'always-rules', id: rulesId },
-          'Always allow in this session: ',
-          rules.map((rule, i) => [i > 0 ? ', ' : null, h('code', {}, visibleText(rule))]),
-        )
-      : null,
+    rules.length > 0 ? scopePicker(state, approval, rulesId) : null,
     denyForm(state, approval, { shortcuts }),
   );
 }

@@ -4,6 +4,7 @@
 // the usual answers. The inbox card and the pending call in a thread draw the same body.
 
 import { approvalActions, denyForm } from './approval-actions.js';
+import { deadlineBadge } from './deadline-badge.js';
 import { editSection } from './edit-input.js';
 import { h } from './dom.js';
 import { planActions, planView } from './plan-card.js';
@@ -32,6 +33,7 @@ export function approvalBody(state, approval, options) {
       return h(
         'div',
         { class: 'approval-body question-card' },
+        deadlineBadge(approval),
         questionForm(state, approval),
         denyForm(state, approval, {
           ...options,
@@ -43,6 +45,7 @@ export function approvalBody(state, approval, options) {
       return h(
         'div',
         { class: 'approval-body plan-card' },
+        deadlineBadge(approval),
         planView(approval.input),
         planActions(state, approval, options),
       );
@@ -50,6 +53,7 @@ export function approvalBody(state, approval, options) {
       return h(
         'div',
         { class: 'approval-body tool-card' },
+        deadlineBadge(approval),
         preview(approval.toolName, approval.input),
         editSection(state, approval),
         approvalActions(state, approval, options),

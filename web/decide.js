@@ -16,9 +16,11 @@ const DONE = { allow: 'Approved', allow_always: 'Always allowed', deny: 'Denied'
  * @param {State} state
  * @param {string} approvalId
  * @param {Decision} decision
+ * @param {{ onFailed?: (error: Error) => void }} [options] told of a refusal other than "already settled"
+ *   (a rule wider than shown), before the card is drawn again
  * @returns {Promise<boolean>} whether the decision was accepted
  */
-export async function decideApproval(state, approvalId, decision) {
+export async function decideApproval(state, approvalId, decision, { onFailed } = {}) {
   const approval = state.approvals.get(approvalId);
   if (approval === undefined || approval.status !== 'pending' || state.deciding.has(approvalId)) return false;
   state.deciding.add(approvalId);
@@ -33,6 +35,7 @@ export async function decideApproval(state, approvalId, decision) {
       toast(`Already settled elsewhere: ${error.message}`, 'warn');
     } else {
       state.deciding.delete(approvalId);
+      if (error instanceof Error) onFailed?.(error);
       toast(
         `Could not send the decision: ${error instanceof Error ? error.message : String(error)}`,
         'error',

@@ -5,9 +5,12 @@
 
 import { answer, offerAnswers } from './approval-actions.js';
 import { approvalBody, approvalKind } from './approval-body.js';
+import { BatchPanel } from './batch-panel.js';
 import { h, replace } from './dom.js';
 import { folderName, runStateLabel, triggerLabel } from './format.js';
-import { titleLine } from './preview.js';
+import { summary, titleLine } from './preview.js';
+import { forgetDraft } from './scope-picker.js';
+import { toast } from './toast.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
@@ -33,6 +36,21 @@ export class InboxView {
       'Nothing is waiting for you. Approvals from every thread appear here, also after their turn has ended.',
     );
     this.heading = h('h1', { id: 'inbox-heading' }, 'Inbox');
+    this.batch = new BatchPanel(state);
+    this.batchButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'batch-open',
+        'aria-expanded': 'false',
+        onclick: () => {
+          if (this.batch.isOpen) this.batch.close();
+          else this.batch.open();
+          this.render();
+        },
+      },
+      'Answer several…',
+    );
     root.append(
       h(
         'section',
@@ -42,7 +60,9 @@ export class InboxView {
           { class: 'view-head' },
           this.heading,
           h('p', { class: 'muted hint' }, 'j/k to move · a approve · A always · d deny · ? help'),
+          this.batchButton,
         ),
+        this.batch.element,
         this.empty,
         this.list,
       ),
@@ -56,6 +76,7 @@ export class InboxView {
       if (!ids.has(id)) {
         card.remove();
         this.#cards.delete(id);
+        this.#settledNote(id);
       }
     if (this.selectedId !== undefined && !ids.has(this.selectedId)) this.selectedId = undefined;
     this.selectedId ??= pending[0]?.id;
@@ -78,6 +99,25 @@ export class InboxView {
     }
     this.empty.hidden = pending.length > 0;
     this.heading.textContent = pending.length > 0 ? `Inbox (${pending.length})` : 'Inbox';
+    this.batchButton.hidden = pending.length === 0 && !this.batch.isOpen;
+    this.batchButton.setAttribute('aria-expanded', String(this.batch.isOpen));
+    this.batch.render();
+  }
+
+  /**
+   * A card left the inbox. One its deadline answered says so: the person may have been reading it.
+   * @param {string} approvalId
+   */
+  #settledNote(approvalId) {
+    const approval = this.state.approvals.get(approvalId);
+    if (approval === undefined || approval.status === 'pending') return;
+    forgetDraft(approvalId);
+    if (approval.decision?.by !== 'timeout') return;
+    const what = summary(approval.toolName, approval.input).split('\n')[0]?.slice(0, 80) ?? '';
+    toast(
+      `${approval.status === 'denied' ? 'Denied' : 'Allowed'} by the deadline: ${approval.toolName}${what ? ` ${what}` : ''}`,
+      'warn',
+    );
   }
 
   /**
@@ -209,6 +249,19 @@ export class InboxView {
                 visibleText(subagent?.description ?? approval.subagentDescription ?? approval.subagentId),
               ),
               subagent && subagent.status !== 'running' ? ` (${subagent.status})` : '',
+            ),
+            ' ',
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link batch-subagent',
+                onclick: () => {
+                  this.batch.open({ subagentId: /** @type {string} */ (approval.subagentId) });
+                  this.render();
+                },
+              },
+              'answer all of this subagent’s…',
             ),
           ]
         : null,

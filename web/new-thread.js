@@ -1,7 +1,9 @@
 // @ts-check
-// The form that starts a thread: working folder, mode, optional model and first message.
+// The form that starts a thread: working folder, mode, optional model, plan mode, a deadline for
+// approvals nobody answers ("if unanswered after 30 minutes, deny") and the first message.
 
 import * as api from './api.js';
+import { deadlineField } from './deadline-input.js';
 import { h } from './dom.js';
 import { MODES } from './format.js';
 import { toast } from './toast.js';
@@ -45,6 +47,7 @@ export function renderNewThread(root, state, opened) {
     rows: '4',
     placeholder: 'What should the agent do?',
   });
+  const deadline = deadlineField('new-deadline', 'If unanswered after (optional)');
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Start thread');
   void api.info().then((server) => {
     if (server?.defaultCwd && cwd.value === '') cwd.value = server.defaultCwd;
@@ -60,6 +63,11 @@ export function renderNewThread(root, state, opened) {
           class: 'stack',
           onsubmit: async (event) => {
             event.preventDefault();
+            const afterMs = deadline.value();
+            if (afterMs instanceof Error) {
+              toast(`Could not start the thread: ${afterMs.message}`, 'error');
+              return;
+            }
             submit.disabled = true;
             try {
               const thread = await api.createThread({
@@ -67,6 +75,7 @@ export function renderNewThread(root, state, opened) {
                 mode: /** @type {ThreadMode} */ (mode.value),
                 ...(model.value.trim() ? { model: model.value.trim() } : {}),
                 ...(plan.checked ? { plan: true } : {}),
+                ...(afterMs === null ? {} : { deadlines: { afterMs } }),
                 ...(prompt.value.trim() ? { prompt: prompt.value.trim() } : {}),
               });
               state.addThread(thread);
@@ -93,6 +102,7 @@ export function renderNewThread(root, state, opened) {
           plan,
           ' Start in plan mode: the agent plans and changes nothing until you approve its plan',
         ),
+        deadline.element,
         h('label', { for: 'new-prompt' }, 'First message (optional)'),
         prompt,
         h('div', {}, submit),

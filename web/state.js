@@ -4,7 +4,7 @@
 // already showed), so every merge only moves a record forward — a settled approval never turns pending
 // again, a finished run never runs again — and applying the same event twice changes nothing.
 
-/** @import { ApprovalItem, RunRecord, StoredEvent, SubagentRecord, ThreadListItem, ThreadRecord, ThreadView } from './types.js' */
+/** @import { ApprovalItem, GrantedRule, RunRecord, StoredEvent, SubagentRecord, ThreadListItem, ThreadRecord, ThreadView } from './types.js' */
 
 const APPROVAL_RANK = { pending: 0, allowed: 1, denied: 1, cancelled: 1, expired: 1 };
 const RUN_RANK = { queued: 0, running: 1, completed: 2, failed: 2, interrupted: 2 };
@@ -146,6 +146,8 @@ export class State {
           cwd: data.cwd,
           mode: data.mode,
           model: data.model ?? null,
+          grants: [],
+          deadlines: data.deadlines ?? { afterMs: null, rules: [] },
           status: 'idle',
           lastThreadSeq: event.threadSeq,
           createdAt: at,
@@ -158,8 +160,18 @@ export class State {
       case 'thread.mode_changed':
         this.#patchThread(event, { mode: data.mode });
         break;
+      case 'thread.rules_granted':
+      case 'thread.rule_revoked':
+        this.#patchThread(event, { grants: foldGrants(this.threads.get(threadId)?.grants ?? [], event) });
+        break;
+      case 'thread.deadlines_set':
+        this.#patchThread(event, { deadlines: data.deadlines });
+        break;
       case 'session.started':
         this.#patchThread(event, { status: 'live' });
+        break;
+      case 'session.initialized':
+        this.#patchThread(event, { sessionId: data.sessionId ?? null });
         break;
       case 'session.stopping':
         this.#patchThread(event, { status: 'stopping' });
@@ -227,13 +239,19 @@ export class State {
           blockedPath: data.blockedPath ?? null,
           decisionReason: data.decisionReason ?? null,
           alwaysAllowRules: Array.isArray(data.alwaysAllowRules) ? data.alwaysAllowRules : [],
+          deadline: data.deadline ?? null,
           status: 'pending',
           reason: null,
           createdAt: at,
         });
         break;
       case 'approval.decided':
-        this.#settle(data.approvalId, data.behavior === 'deny' ? 'denied' : 'allowed', null);
+        this.#settle(
+          data.approvalId,
+          data.behavior === 'deny' ? 'denied' : 'allowed',
+          null,
+          /** @type {any} */ (data),
+        );
         break;
       case 'approval.cancelled':
         this.#settle(data.approvalId, 'cancelled', data.reason ?? null);
@@ -271,13 +289,38 @@ export class State {
    * @param {string} approvalId
    * @param {ApprovalItem['status']} status
    * @param {string | null} reason
+   * @param {ApprovalItem['decision']} [decision]
    */
-  #settle(approvalId, status, reason) {
+  #settle(approvalId, status, reason, decision = null) {
     const approval = this.approvals.get(approvalId);
     this.deciding.delete(approvalId);
     if (approval !== undefined && approval.status === 'pending')
-      this.approvals.set(approvalId, { ...approval, status, reason });
+      this.approvals.set(approvalId, { ...approval, status, reason, decision });
   }
+}
+
+/**
+ * A thread's granted rules after `thread.rules_granted` or `thread.rule_revoked`, as the server's
+ * projection folds them: a rule is not repeated for the same scope and session; a revoke removes the
+ * rule from its scope.
+ * @param {GrantedRule[]} grants
+ * @param {StoredEvent} event
+ * @returns {GrantedRule[]}
+ */
+function foldGrants(grants, { type, at, data }) {
+  if (type === 'thread.rule_revoked')
+    return grants.filter((grant) => !(grant.rule === data.rule && grant.scope === data.scope));
+  const next = [...grants];
+  for (const rule of Array.isArray(data.rules) ? data.rules : [])
+    if (!next.some((g) => g.rule === rule && g.scope === data.scope && g.sessionId === data.sessionId))
+      next.push({
+        rule,
+        scope: data.scope,
+        sessionId: data.sessionId,
+        approvalId: data.approvalId,
+        grantedAt: at,
+      });
+  return next;
 }
 
 /**

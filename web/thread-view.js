@@ -8,6 +8,7 @@ import { cliProcessLine } from './cli-process.js';
 import { h, replace } from './dom.js';
 import { MODES, folderName, threadActivity } from './format.js';
 import { subagentTree } from './subagent-tree.js';
+import { ThreadPolicyView } from './thread-rules.js';
 import { buildTimeline } from './timeline.js';
 import { TimelineView } from './timeline-view.js';
 import { toast } from './toast.js';
@@ -63,6 +64,7 @@ export class ThreadView {
     this.status = h('span', { class: 'thread-status' });
     this.process = h('p', { class: 'muted cli-process', hidden: '' });
     this.tree = h('div', { class: 'tree-box' });
+    this.policy = new ThreadPolicyView(state, threadId);
     /** @type {Map<ThreadMode, HTMLInputElement>} */
     this.modeInputs = new Map();
     this.interruptButton = h(
@@ -131,6 +133,7 @@ export class ThreadView {
             { class: 'side', 'aria-labelledby': 'tree-heading' },
             h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
             this.tree,
+            this.policy.element,
           ),
         ),
       ),
@@ -180,6 +183,7 @@ export class ThreadView {
       this.interruptButton.disabled = thread.status !== 'live';
       this.stopButton.disabled = thread.status !== 'live';
     }
+    this.policy.render();
     replace(
       this.tree,
       subagentTree(this.state, this.threadId, (subagentId) => void this.#stopSubagent(subagentId)),

@@ -274,6 +274,7 @@ function usageLine(usage) {
 const DECIDED_BY = /** @type {Record<string, string>} */ ({
   policy: ' by policy',
   webhook: ' through a webhook link',
+  timeout: ' by the deadline',
 });
 
 /** @param {Permission} permission */

@@ -12,9 +12,36 @@
  * @property {ThreadMode} mode
  * @property {string | null} model
  * @property {'idle' | 'live' | 'stopping'} status
+ * @property {string | null} [sessionId] the CLI session the thread is in (session-scope rules hold in it)
+ * @property {GrantedRule[]} [grants] rules granted with "always allow" for the session, thread or project
+ * @property {ThreadDeadlines} [deadlines] when unanswered approvals are answered by themselves
  * @property {number} lastThreadSeq
  * @property {string} createdAt
  * @property {string} updatedAt
+ */
+
+/** @typedef {'session' | 'thread' | 'project'} GrantScope */
+
+/**
+ * A rule a person granted with "always allow".
+ * @typedef {object} GrantedRule
+ * @property {string} rule
+ * @property {GrantScope} scope
+ * @property {string | null} sessionId for `session`: the CLI session it holds in
+ * @property {string | null} approvalId the approval it was granted with
+ * @property {string} grantedAt
+ */
+
+/**
+ * "If unanswered after N ms": a default that denies, and rules that may allow.
+ * @typedef {object} ThreadDeadlines
+ * @property {number | null} afterMs
+ * @property {{ rule: string, afterMs: number, behavior: 'allow' | 'deny' }[]} rules
+ */
+
+/**
+ * When a pending approval is answered by itself, and how; `rule` null for the thread's default.
+ * @typedef {{ at: string, behavior: 'allow' | 'deny', rule: string | null }} ApprovalDeadline
  */
 
 /**
@@ -57,8 +84,10 @@
  * @property {'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired'} status
  * @property {string | null} reason
  * @property {string} createdAt
- * @property {string[]} [alwaysAllowRules] the exact rules "Always allow" adds, for this CLI session only;
+ * @property {string[]} [alwaysAllowRules] the rules "Always allow" offers (a person may narrow them);
  *   empty or missing when it adds none (then it is not offered)
+ * @property {ApprovalDeadline | null} [deadline] answered by itself then, unless someone answers first
+ * @property {{ behavior: string, by?: string, message?: string | null } | null} [decision] how it was settled
  */
 
 /**
@@ -99,6 +128,8 @@
  * @property {Record<string, unknown>} [updatedInput] with allow: the input a person edited, run instead
  * @property {Record<string, string>} [answers] with allow, for AskUserQuestion: the answers by question
  * @property {ThreadMode} [mode] with allow, for ExitPlanMode: the thread's mode from now on
+ * @property {GrantScope} [scope] with allow_always: how long the rules hold
+ * @property {string[]} [rules] with allow_always: the rules shown, some of them, or narrower ones
  */
 
 /**
@@ -108,6 +139,8 @@
  * @property {string} [model]
  * @property {string} [prompt]
  * @property {boolean} [plan] start the CLI in plan mode
+ * @property {{ afterMs?: number | null, rules?: ThreadDeadlines['rules'] }} [deadlines] answer unanswered
+ *   approvals by themselves
  */
 
 export {};

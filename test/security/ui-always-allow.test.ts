@@ -1,5 +1,5 @@
-// "Always allow" on a card says exactly what it adds — the rules the server will send, for this CLI
-// session only — and is not offered when there is no rule as narrow as the request. Real server, real CLI
+// "Always allow" on a card says exactly what it adds — the rules the server will send, and for how long
+// (this CLI session unless the person picks another scope) — and is not offered when there is no rule as narrow as the request. Real server, real CLI
 // (two parallel Reads outside the project, so both wait at once), real Chromium.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -44,8 +44,12 @@ test(
 
     const { page, screenshot } = await openBrowser(warden);
     const decisions: string[] = [];
+    const bodies: unknown[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().includes('/decision')) decisions.push(request.url());
+      if (request.method() === 'POST' && request.url().includes('/decision')) {
+        decisions.push(request.url());
+        bodies.push(request.postDataJSON());
+      }
     });
     const exactCard = page.locator(`.approval[data-approval-id="${exact.id}"]`);
     const noRuleCard = page.locator(`.approval[data-approval-id="${noRule.id}"]`);
@@ -54,7 +58,7 @@ test(
 
     const rules = exactCard.locator('.always-rules');
     assert.equal(await rules.count(), 1, 'the card says what Always allow adds');
-    assert.equal(await rules.textContent(), 'Always allow in this session: Read(//etc/warden-ui-rule)');
+    assert.equal(await rules.textContent(), 'Always allow in this CLI session: Read(//etc/warden-ui-rule)');
     assert.deepEqual(
       await rules.locator('code').allTextContents(),
       exact.alwaysAllowRules,
@@ -82,8 +86,14 @@ test(
     await warden.waitForEvent((e) => e.type === 'approval.decided' && e.data.approvalId === exact.id);
     assert.equal(decisions.length, 1, 'one decision was sent');
     assert.ok(decisions[0]?.includes(exact.id));
+    assert.deepEqual(bodies, [{ behavior: 'allow_always', scope: 'session', rules: exact.alwaysAllowRules }]);
     const decided = warden.supervisor.getApproval(exact.id);
     assert.equal(decided.decision?.behavior, 'allow_always');
+    assert.deepEqual(
+      warden.supervisor.getThread(thread.id).thread.grants.map((g) => [g.rule, g.scope]),
+      [['Read(//etc/warden-ui-rule)', 'session']],
+      'granted as shown, for the CLI session',
+    );
     assert.equal(warden.supervisor.getApproval(noRule.id).status, 'pending');
   },
 );
