@@ -1,5 +1,5 @@
-// The messages the CLI writes on stdout, named and shaped as in the official Agent SDK (0.3.328), checked
-// against transcripts of Claude Code 2.1.328.
+// The messages the CLI writes on stdout, named and shaped as in the official Agent SDK (0.3.332), checked
+// against transcripts of Claude Code 2.1.328 and 2.1.332.
 //
 // `SDKMessage` lists the known types only, as the official SDK does, so that narrowing on `type` and
 // `subtype` keeps working (a union member with `type: string` would turn every narrowed field into
@@ -8,20 +8,51 @@
 //
 // Type aliases, not interfaces (as in the official SDK): an alias has an implicit index signature, so a
 // raw frame (`Record<string, unknown>`) and these types convert into each other with a plain cast.
-import type { APIAssistantMessage, APIUsage, APIUserMessageParam, UUID } from './api-types.js';
-import type { APIRawStreamEvent } from './sdk-types.js';
+import type {
+  APIAssistantMessage,
+  APIRawStreamEvent,
+  APIUserMessageParam,
+  NonNullableUsage,
+  UUID,
+} from './api-types.js';
+import type { SDKContextUsage, SDKUsageReport } from './control-responses.js';
+import type {
+  FastModeDisabledReason,
+  SDKDeferredToolUse,
+  SDKRateLimitInfo,
+  SDKStartupFailureReason,
+  TerminalReason,
+} from './sdk-extra-types.js';
 import type { FastModeState, SDKKnownSystemMessage } from './system-messages.js';
 
 export type * from './system-messages.js';
 export type * from './api-types.js';
+export type * from './sdk-extra-types.js';
+export type * from './sandbox-types.js';
+export type * from './mcp-config-types.js';
 
 /** Who wrote a user-role message, or why the CLI started a turn by itself. */
 export type SDKMessageOrigin =
   | { kind: 'human' }
   | { kind: 'channel'; server: string }
-  | { kind: 'peer'; from: string; fromMode?: 'bypass' | 'prompting'; name?: string; fromSession?: string }
+  | {
+      kind: 'peer';
+      from: string;
+      fromMode?: 'bypass' | 'prompting';
+      name?: string;
+      fromSession?: string;
+      senderTaskId?: string;
+      body?: string;
+      verifiedPeerPid?: number;
+    }
   /** A turn the CLI started after a background task reported; `runId` is the task's `run_id`. */
-  | { kind: 'task-notification'; producer?: string; subkind?: string; fireReason?: string; runId?: string }
+  | {
+      kind: 'task-notification';
+      subkind?:
+        'scheduled-trigger' | 'peer-send-message' | 'projects-relay' | 'session-inbox' | 'external-event';
+      fireReason?: string;
+      runId?: string;
+    }
   | { kind: 'coordinator' }
   | { kind: 'unclassified' }
   | { kind: 'observer'; from: string; senderTaskId: string }
@@ -55,6 +86,7 @@ export type SDKAssistantMessage = {
   user_message_uuid?: string;
   user_message_uuids?: string[];
   resume_reason?: string;
+  resumed_from_incomplete_thinking?: true;
   supersedes?: UUID[];
   aborted?: true;
   /** The subagent's task_id. */
@@ -62,10 +94,8 @@ export type SDKAssistantMessage = {
   subagent_type?: string;
   task_description?: string;
   timestamp?: string;
-  /** Seen on 2.1.328 for synthetic "API Error" messages. */
-  is_api_error_message?: boolean;
-  api_error_status?: number | null;
-  api_error_type?: string;
+  context_usage?: SDKContextUsage;
+  usage_report?: SDKUsageReport;
 };
 
 export type SDKUserMessage = {
@@ -80,6 +110,9 @@ export type SDKUserMessage = {
   timestamp?: string;
   client_composed?: true;
   uuid?: UUID;
+  /** Pasted content the user attached, kept apart from the typed text. */
+  pasted_content?: APIUserMessageParam['content'][];
+  inline_pastes?: string[];
   session_id?: string;
   agent_id?: string;
   subagent_type?: string;
@@ -99,6 +132,8 @@ export type ModelUsage = {
   thinkingTokens?: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  cacheCreationEphemeral5mInputTokens?: number;
+  cacheCreationEphemeral1hInputTokens?: number;
   webSearchRequests: number;
   costUSD: number;
   contextWindow: number;
@@ -123,19 +158,20 @@ type SDKResultBase = {
   stop_reason: string | null;
   /** Cumulative over the session: read the latest, never sum. */
   total_cost_usd: number;
-  usage: APIUsage;
+  /** Every count a number: no null checks before adding them up. */
+  usage: NonNullableUsage;
   modelUsage: Record<string, ModelUsage>;
   permission_denials: SDKPermissionDenial[];
   queued_turn_count?: number;
   user_message_uuid?: string;
   user_message_uuids?: string[];
   resume_reason?: string;
-  terminal_reason?: string;
+  terminal_reason?: TerminalReason;
   /** How many results the process wrote before this one; a gap means a result was lost. */
   result_index?: number;
   credential_expires_at?: string;
   fast_mode_state?: FastModeState;
-  fast_mode_disabled_reason?: string;
+  fast_mode_disabled_reason?: FastModeDisabledReason;
   /** Set on turns the CLI started by itself (`kind: 'task-notification'`). */
   origin?: SDKMessageOrigin;
   uuid: UUID;
@@ -148,7 +184,12 @@ export type SDKResultSuccess = SDKResultBase & {
   result: string;
   api_error_status?: number | null;
   structured_output?: unknown;
+  /** A tool call a hook deferred: the turn ended with it unexecuted. */
+  deferred_tool_use?: SDKDeferredToolUse;
   ttft_ms?: number;
+  ttft_stream_ms?: number;
+  time_to_request_ms?: number;
+  local_command?: string;
 };
 
 export type SDKResultError = SDKResultBase & {
@@ -158,7 +199,8 @@ export type SDKResultError = SDKResultBase & {
     | 'error_max_budget_usd'
     | 'error_max_structured_output_retries';
   errors: string[];
-  startup_failure_reason?: string;
+  startup_failure_reason?: SDKStartupFailureReason;
+  invalid_config_file?: { path: string; is_global: boolean; backup_searched: boolean; backup_path?: string };
 };
 
 export type SDKResultMessage = SDKResultSuccess | SDKResultError;
@@ -174,6 +216,7 @@ export type SDKPartialAssistantMessage = {
   ttft_ms?: number;
   user_message_uuid?: string;
   user_message_uuids?: string[];
+  resume_reason?: string;
 };
 
 export type SDKToolProgressMessage = {
@@ -200,13 +243,7 @@ export type SDKAuthStatusMessage = {
 
 export type SDKRateLimitEvent = {
   type: 'rate_limit_event';
-  rate_limit_info: {
-    status: 'allowed' | 'allowed_warning' | 'rejected';
-    resetsAt?: number;
-    rateLimitType?: string;
-    utilization?: number;
-    [key: string]: unknown;
-  };
+  rate_limit_info: SDKRateLimitInfo;
   uuid: UUID;
   session_id: string;
 };
@@ -238,8 +275,9 @@ export type SDKConversationResetMessage = {
 };
 
 /**
- * Progress of a user message that carried a `uuid` (queued → started → completed, or cancelled). Not in
- * the official SDK's types; seen from Claude Code 2.1.328.
+ * Progress of a user message that carried a `uuid` (queued → started → completed, or cancelled). Seen from
+ * Claude Code 2.1.328; not in the official SDK's types, so not in `SDKMessage` either: it arrives as an
+ * `SDKUnknownMessage` (see `AnySDKMessage`) and can be narrowed with this type.
  */
 export type SDKCommandLifecycleMessage = {
   type: 'command_lifecycle';
@@ -249,7 +287,10 @@ export type SDKCommandLifecycleMessage = {
   session_id: string;
 };
 
-/** Every message type Warden knows. Consumers should ignore types and subtypes they do not recognise. */
+/**
+ * The messages of the official SDK's `SDKMessage` union, no more: code that switches over it exhaustively
+ * compiles against both. Consumers should ignore types and subtypes they do not recognise.
+ */
 export type SDKMessage =
   | SDKAssistantMessage
   | SDKUserMessage
@@ -262,7 +303,6 @@ export type SDKMessage =
   | SDKToolUseSummaryMessage
   | SDKPromptSuggestionMessage
   | SDKConversationResetMessage
-  | SDKCommandLifecycleMessage
   | SDKKnownSystemMessage;
 
 /** A message of a type or subtype this version of Warden does not know, exactly as the CLI wrote it. */

@@ -1,8 +1,9 @@
 // The `type: 'system'` messages the CLI writes on stdout, named and shaped as in the official Agent SDK
-// (0.3.328) and checked against transcripts of Claude Code 2.1.328. Fields Warden does not act on are kept
+// (0.3.332) and checked against transcripts of Claude Code 2.1.328 and 2.1.332. Fields Warden does not act on are kept
 // for the application's benefit; every field the CLI adds beyond these passes through untouched.
 import type { UUID } from './api-types.js';
 import type { PermissionMode } from './permissions.js';
+import type { FastModeDisabledReason } from './sdk-extra-types.js';
 
 type SystemBase = {
   type: 'system';
@@ -40,9 +41,15 @@ export type SDKSystemMessage = SystemBase & {
   output_style: string;
   skills: string[];
   plugins: { name: string; path: string; version?: string }[];
-  plugin_errors?: { plugin: string; type: string; message: string; path?: string }[];
+  plugin_errors?: {
+    plugin: string;
+    type: string;
+    message: string;
+    path?: string;
+    managed_lock?: { plugin_enabled: boolean; name: string; marketplace?: string };
+  }[];
   fast_mode_state?: FastModeState;
-  fast_mode_disabled_reason?: string;
+  fast_mode_disabled_reason?: FastModeDisabledReason;
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
   view_mode?: 'focus' | 'default';
   /** Feature flags such as `interrupt_receipt_v1`; there is no protocol version number. */
@@ -77,6 +84,9 @@ export type SDKCompactBoundaryMessage = SystemBase & {
     pre_tokens: number;
     post_tokens?: number;
     duration_ms?: number;
+    /** Messages kept verbatim across the compaction. */
+    preserved_segment?: { head_uuid: UUID; anchor_uuid: UUID; tail_uuid: UUID };
+    preserved_messages?: { anchor_uuid: UUID; uuids: UUID[] };
   };
 };
 
@@ -282,6 +292,73 @@ export type SDKPluginInstallMessage = SystemBase & {
   error?: string;
 };
 
+/** The model refused; the turn is retried (or continues) on a fallback model. */
+export type SDKModelRefusalFallbackMessage = SystemBase & {
+  subtype: 'model_refusal_fallback';
+  trigger: 'refusal';
+  direction: 'retry' | 'revert' | 'sticky';
+  scope?: 'session' | 'local';
+  original_model: string;
+  fallback_model: string;
+  request_id: string | null;
+  api_refusal_category?: string | null;
+  api_refusal_explanation?: string | null;
+  /** Assistant messages already sent that the retry replaces. */
+  retracted_message_uuids?: string[];
+  refused_user_message_uuid?: string | null;
+  content: string;
+};
+
+/** The model refused and no fallback model is configured. */
+export type SDKModelRefusalNoFallbackMessage = SystemBase & {
+  subtype: 'model_refusal_no_fallback';
+  original_model: string;
+  request_id: string | null;
+  api_refusal_category?: string | null;
+  api_refusal_explanation?: string | null;
+  refused_user_message_uuid?: string | null;
+  content: string;
+};
+
+/** Memories recalled into the context for this turn. */
+export type SDKMemoryRecallMessage = SystemBase & {
+  subtype: 'memory_recall';
+  mode: 'select' | 'synthesize';
+  memories: { path: string; scope: 'personal' | 'team' | 'organization'; content?: string }[];
+};
+
+/** A batch of the transcript mirror (`sessionStore`) could not be stored; the local transcript is intact. */
+export type SDKMirrorErrorMessage = SystemBase & {
+  subtype: 'mirror_error';
+  error: string;
+  key: { projectKey: string; sessionId: string; subpath?: string };
+};
+
+/** The disk filled up (or a quota was hit): what the CLI could not write is lost. */
+export type SDKSessionWritesLostMessage = SystemBase & {
+  subtype: 'session_writes_lost';
+  error_code: 'ENOSPC' | 'EDQUOT';
+  lost: ('transcript' | 'global_config')[];
+  transcript_session_ids?: string[];
+};
+
+/**
+ * The session's active goal (`/goal`), or `null` once cleared. Not a member of `SDKMessage` (nor of the
+ * official one); it arrives as an `SDKUnknownMessage` and can be narrowed with this type.
+ */
+export type SDKActiveGoalMessage = {
+  type: 'active_goal';
+  value: {
+    condition: string;
+    iterations: number;
+    set_at: number;
+    tokens_at_start: number;
+    last_reason?: string;
+  } | null;
+  uuid: UUID;
+  session_id: string;
+};
+
 /** Every known `type: 'system'` message. */
 export type SDKKnownSystemMessage =
   | SDKSystemMessage
@@ -307,4 +384,9 @@ export type SDKKnownSystemMessage =
   | SDKControlRequestProgressMessage
   | SDKWorkerShuttingDownMessage
   | SDKElicitationCompleteMessage
-  | SDKPluginInstallMessage;
+  | SDKPluginInstallMessage
+  | SDKModelRefusalFallbackMessage
+  | SDKModelRefusalNoFallbackMessage
+  | SDKMemoryRecallMessage
+  | SDKMirrorErrorMessage
+  | SDKSessionWritesLostMessage;
