@@ -12,7 +12,6 @@ import { AnswerReader } from '../../src/cli/answer-reader.js';
 import { Progress } from '../../src/cli/progress.js';
 import { Transcript, styles } from '../../src/cli/transcript.js';
 import type { StoredEvent } from '../../src/store/event-types.js';
-import type { Supervisor } from '../../src/supervisor/index.js';
 
 type Requested = Extract<StoredEvent, { type: 'approval.requested' }>['data'];
 
@@ -29,12 +28,10 @@ async function ask(input: Record<string, unknown>, colour = false): Promise<stri
   const stdin = new PassThrough();
   const decided: unknown[] = [];
   const approver = new Approver({
-    supervisor: {
-      decide: (approvalId: string, decision: unknown) => {
-        decided.push({ approvalId, decision });
-        return Promise.resolve();
-      },
-    } as unknown as Supervisor,
+    decide: (approvalId, decision) => {
+      decided.push({ approvalId, decision });
+      return Promise.resolve();
+    },
     policy: 'ask',
     reader: new AnswerReader(stdin),
     progress: new Progress(new PassThrough() as unknown as NodeJS.WriteStream),
