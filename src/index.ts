@@ -1,6 +1,6 @@
 // warden: the SDK. The shape of the official Agent SDK's entry point, so code moves over by changing
 // one import. Warden's own additions are marked in docs/compatibility.md.
-export { query, Query, type Prompt } from './session/query.js';
+export { query, Query, type InputClosed, type Prompt } from './session/query.js';
 export { startup, type WarmQuery } from './session/startup.js';
 export { tool, createSdkMcpServer } from './session/sdk-mcp-server.js';
 export type {

@@ -171,7 +171,7 @@ export interface Options {
   /**
    * Warden: an opt-in ceiling on how long stdin is kept open after the last `result` while something may
    * still ask (a background subagent, an in-flight request). Off by default: Warden waits as long as the
-   * CLI can still ask. When it fires, a `system/warden_input_closed` message says so and why.
+   * CLI can still ask. When it fires, `Query.inputClosed` and `onWarning` say so and why.
    */
   maxInputWaitMs?: number;
   /**

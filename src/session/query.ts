@@ -49,6 +49,18 @@ const PERMISSION_MODES: ReadonlySet<string> = new Set<PermissionMode>([
 
 export type Prompt = string | AsyncIterable<SDKUserMessage>;
 
+/** Why and when Warden stopped writing to the CLI (its stdin closed), as `Query.inputClosed` reports it. */
+export type InputClosed =
+  /** Nothing could still ask: the caller's input ended, every turn had its result, no task or request was open. */
+  | { reason: 'settled' }
+  /**
+   * The opt-in `maxInputWaitMs` ceiling closed stdin although something could still ask (`openReasons`); a
+   * request that comes later cannot be answered. `onWarning` receives an `InputClosedError` too.
+   */
+  | { reason: 'max_input_wait'; openReasons: string[]; message: string }
+  /** The query ended first (`close()`, `return()`, an abort, the CLI exited or failed to start). */
+  | { reason: 'query_ended' };
+
 interface Live {
   transport: CliTransport;
   channel: ControlChannel;
@@ -101,6 +113,13 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
    * that records it can find the process again after it crashed itself (the CLI leads its own group).
    */
   readonly pid: Promise<number | undefined> = new Promise((resolve) => (this.#resolvePid = resolve));
+  #resolveInputClosed!: (closed: InputClosed) => void;
+  /**
+   * Warden: settles once the CLI's stdin is closed, saying why — the information the official SDK does not
+   * give (it closes stdin on its own schedule). Never rejects. The message stream itself carries only
+   * what the official SDK's does; see docs/input-lifecycle.md.
+   */
+  readonly inputClosed: Promise<InputClosed> = new Promise((resolve) => (this.#resolveInputClosed = resolve));
 
   constructor(prompt: Prompt, options: Options) {
     super();
@@ -255,7 +274,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     const live = this.#settledLive;
     if (live === undefined) return;
     const inFlight = live.channel.inFlightInbound + live.channel.pendingOutbound;
-    if (this.#lifecycle.isSettled(inFlight)) return this.#endInput(live);
+    if (this.#lifecycle.isSettled(inFlight)) return this.#endInput(live, { reason: 'settled' });
     // Only the grace after a task notification changes with time alone: look again when it ends.
     const recheckAt = this.#lifecycle.graceEndsAt;
     if (recheckAt !== undefined && recheckAt !== this.#recheckAt) {
@@ -268,8 +287,9 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     }
   }
 
-  #endInput(live: Live): void {
+  #endInput(live: Live, why: InputClosed): void {
     this.#inputEnded = true;
+    this.#resolveInputClosed(why);
     clearTimeout(this.#ceilingTimer);
     clearTimeout(this.#recheckTimer);
     live.transport.endInput();
@@ -283,14 +303,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     if (reasons.includes('the caller input is open')) return;
     const message = `Input to the CLI closed after maxInputWaitMs (${ceiling} ms) although ${reasons.join(', ')}`;
     this.#warn(new InputClosedError(message));
-    void this.#queue.push({
-      type: 'system',
-      subtype: 'warden_input_closed',
-      reason: 'max_input_wait',
-      open_reasons: reasons,
-      message,
-    } as unknown as SDKMessage);
-    this.#endInput(live);
+    this.#endInput(live, { reason: 'max_input_wait', openReasons: reasons, message });
   }
 
   #warn(warning: WardenError): void {
@@ -313,6 +326,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
   #finish(error: Error | undefined): void {
     if (this.#finished) return;
     this.#finished = true;
+    this.#resolveInputClosed({ reason: 'query_ended' });
     clearTimeout(this.#ceilingTimer);
     clearTimeout(this.#recheckTimer);
     this.#options.abortController?.signal.removeEventListener('abort', this.#onAbort);

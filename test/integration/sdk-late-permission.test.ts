@@ -43,6 +43,7 @@ async function runWarden(t: TestContext, env: Record<string, string>): Promise<v
   const { messages, error } = await collect(q);
 
   assert.equal(error, undefined, 'the query ended by itself');
+  assert.deepEqual(await q.inputClosed, { reason: 'settled' }, 'stdin closed because nothing could ask');
   assert.deepEqual(asks, [{ toolName: 'Read', agentID: TASK_ID, toolUseID: 'toolu_fake_late_read' }]);
   const summary = fakeReportMessage(messages);
   assert.equal(summary.late_request, 'answered');
@@ -114,7 +115,7 @@ describe('a permission request from a background agent after the root result', (
 
 describe('the opt-in ceiling (maxInputWaitMs)', () => {
   test(
-    'closes stdin when it fires, says so in the stream and to onWarning, and the late request fails',
+    'closes stdin when it fires, says so through inputClosed and onWarning, and the late request fails',
     HANG,
     async (t) => {
       // The subagent works for 2 s before asking; the ceiling is 200 ms after the root result.
@@ -133,10 +134,13 @@ describe('the opt-in ceiling (maxInputWaitMs)', () => {
       const { messages, error } = await collect(q);
 
       assert.equal(error, undefined, 'the query still ends by itself');
-      const notice = ofType(messages, 'system', 'warden_input_closed');
-      assert.equal(notice.length, 1);
-      assert.equal(notice[0]?.reason, 'max_input_wait');
-      assert.deepEqual(notice[0]?.open_reasons, ['1 background task(s) running', 'the CLI reports running']);
+      // Said through the query, not in the stream: the messages are only those the official SDK yields.
+      assert.deepEqual(ofType(messages, 'system', 'warden_input_closed'), []);
+      const closed = await q.inputClosed;
+      assert.equal(closed.reason, 'max_input_wait');
+      assert.ok(closed.reason === 'max_input_wait');
+      assert.deepEqual(closed.openReasons, ['1 background task(s) running', 'the CLI reports running']);
+      assert.match(closed.message, /maxInputWaitMs \(200 ms\)/);
       const closedWarnings = warnings.filter((w) => w instanceof InputClosedError);
       assert.equal(closedWarnings.length, 1);
       assert.equal(closedWarnings[0]?.code, 'INPUT_CLOSED');
