@@ -8,13 +8,21 @@ import type { Locator } from 'playwright-core';
 import { whenActionable } from './actionable.js';
 import { SCREENSHOTS } from './browser.js';
 
-/** `armed`: wait until the element takes answers (a card, a batch preview); default true. */
+/**
+ * `armed`: wait until the element takes answers (a card); false for a larger element whose answerable
+ * part the test has waited for (a batch panel and its preview), which is then taken from the top of the
+ * page, clear of the sticky bar.
+ */
 export async function photograph(element: Locator, name: string, armed = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   if (armed) await whenActionable(element);
-  else await element.scrollIntoViewIfNeeded();
-  await element.screenshot({ path, style: '.toasts { display: none !important; }' });
+  else await element.page().evaluate('window.scrollTo(0, 0)');
+  // Taking the picture may scroll the page, which briefly dims answer buttons (they wait to be seen
+  // again, see web/arming.js): the picture shows them as a person sees them.
+  const style =
+    ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
+  await element.screenshot({ path, style });
   if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync('docs/screenshots', { recursive: true });
   copyFileSync(path, `docs/screenshots/${name}.png`);
