@@ -333,3 +333,28 @@ describe('Web Push notifications', () => {
     );
   });
 });
+
+describe('Web Push reminders', () => {
+  it('pushes the prompt again before its deadline, then the default decision as answered', async (t) => {
+    const service = await startPushService(t);
+    const { sup, subscribe, fake, thread } = await setup(t);
+    const phone = deviceKeys();
+    await subscribe(service.endpoint('phone'), phone);
+    await sup.setDeadlines(thread.id, { afterMs: 3000, rules: [] });
+    const asked = fake.ask('Bash', { command: 'git push --force' });
+    const pushes = await service.waitFor(3, 20_000);
+    const [requested, reminder, resolved] = pushes.map((p) => payloadOf(p.body, phone));
+    assert.ok(requested && reminder && resolved);
+    assert.equal(requested.title, 'Bash wants approval');
+    assert.equal(reminder.tag, requested.tag, 'the reminder replaces the prompt');
+    assert.equal(reminder.title, 'Bash wants approval — denied in under a minute');
+    assert.equal(reminder.body, 'git push --force\n(unanswered, it will be denied by default)');
+    assert.notEqual(reminder.actions.approve, requested.actions.approve, 'fresh tokens');
+    assert.ok(pushes[1]!.at - pushes[0]!.at >= 1000, 'about half the time before the deadline');
+    assert.equal((await asked.result).behavior, 'deny');
+    assert.deepEqual(
+      [resolved.type, resolved.tag, resolved.body],
+      ['approval.resolved', requested.tag, 'Bash: denied by timeout'],
+    );
+  });
+});

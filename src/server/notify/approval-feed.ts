@@ -3,7 +3,8 @@
 // being settled anywhere (decided by a person, a link or the policy, cancelled, expired) spends its action
 // tokens and is handed on as a "resolved" notice, for the approvals announced since the start. Channels
 // must return at once (they queue), so the log is read at the supervisor's pace whatever their receivers
-// do, and nothing a channel throws reaches the supervisor.
+// do, and nothing a channel throws reaches the supervisor. An approval with a deadline (a default decision
+// at a set time) is announced once more shortly before it, to channels that take reminders.
 import type { StoredEvent } from '../../store/event-types.js';
 import type { Supervisor } from '../../supervisor/index.js';
 import type { ActionLinks } from './action-links.js';
@@ -18,11 +19,18 @@ export interface WaitingApproval {
   input: Record<string, unknown>;
   createdAt: string;
   cwd: string;
+  /** When it is answered for the person, and how; null without a deadline. */
+  deadline: { at: string; behavior: 'allow' | 'deny' } | null;
 }
+
+/** A reminder goes this long before the deadline (or at half the time left, when that is shorter). */
+export const REMINDER_LEAD_MS = 5 * 60 * 1000;
 
 export interface NotifyChannel {
   requested(approval: WaitingApproval): void;
   resolved(notice: ResolvedNotice): void;
+  /** The approval still waits and its deadline is near. */
+  reminder?(approval: WaitingApproval): void;
   /** Stops every delivery. */
   close(): void;
 }
@@ -35,6 +43,8 @@ export class ApprovalFeed {
   readonly #stop = new AbortController();
   /** Approvals announced and not yet settled: their tool name, for the "resolved" notice. */
   readonly #announced = new Map<string, string>();
+  /** Reminders due, by approval. */
+  readonly #reminders = new Map<string, NodeJS.Timeout>();
   readonly #done: Promise<void>;
 
   constructor(options: {
@@ -53,6 +63,8 @@ export class ApprovalFeed {
   /** Stops reading the log and every channel. */
   async close(): Promise<void> {
     this.#stop.abort();
+    for (const timer of this.#reminders.values()) clearTimeout(timer);
+    this.#reminders.clear();
     for (const channel of this.#channels) channel.close();
     await this.#done;
   }
@@ -85,8 +97,13 @@ export class ApprovalFeed {
         input,
         createdAt: event.at,
         cwd,
+        deadline:
+          event.data.deadline == null
+            ? null
+            : { at: event.data.deadline.at, behavior: event.data.deadline.behavior },
       };
       this.#each((channel) => channel.requested(approval));
+      this.#scheduleReminder(approval);
       return;
     }
     if (
@@ -97,6 +114,8 @@ export class ApprovalFeed {
       return;
     const { approvalId } = event.data;
     this.#links.settle(approvalId);
+    clearTimeout(this.#reminders.get(approvalId));
+    this.#reminders.delete(approvalId);
     const toolName = this.#announced.get(approvalId);
     if (toolName === undefined) return;
     this.#announced.delete(approvalId);
@@ -117,6 +136,23 @@ export class ApprovalFeed {
       at: event.at,
     };
     this.#each((channel) => channel.resolved(notice));
+  }
+
+  #scheduleReminder(approval: WaitingApproval): void {
+    if (approval.deadline === null || !this.#channels.some((channel) => channel.reminder !== undefined))
+      return;
+    const left = Date.parse(approval.deadline.at) - Date.now();
+    if (!(left > 0)) return;
+    const timer = setTimeout(
+      () => {
+        this.#reminders.delete(approval.id);
+        if (this.#announced.has(approval.id)) this.#each((channel) => channel.reminder?.(approval));
+      },
+      left - Math.min(REMINDER_LEAD_MS, left / 2),
+    );
+    // A reminder never keeps the process alive on its own.
+    timer.unref();
+    this.#reminders.set(approval.id, timer);
   }
 
   #each(fn: (channel: NotifyChannel) => void): void {

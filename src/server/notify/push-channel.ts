@@ -6,7 +6,8 @@ import type { ActionLinks, LinkAction } from './action-links.js';
 import type { NotifyChannel, WaitingApproval } from './approval-feed.js';
 import type { ResolvedNotice } from './notice.js';
 import { PushEndpoint, type PushSettings } from './push-endpoint.js';
-import { requestedPayload, resolvedPayload } from './push-payload.js';
+import { reminderPayload, requestedPayload, resolvedPayload, type PushPayload } from './push-payload.js';
+import type { PushShow } from './push-subscriptions.js';
 import type { PushSubscriptions } from './push-subscriptions.js';
 import { actionPath } from './webhook-channel.js';
 
@@ -28,13 +29,33 @@ export class PushChannel implements NotifyChannel {
   }
 
   requested(approval: WaitingApproval): void {
+    const told = this.#push(approval, requestedPayload);
+    if (told.size > 0) this.#told.set(approval.id, told);
+  }
+
+  /** Shortly before the deadline, the devices that were told get the prompt again with fresh tokens. */
+  reminder(approval: WaitingApproval): void {
+    const told = this.#told.get(approval.id);
+    if (told !== undefined) this.#push(approval, reminderPayload, told);
+  }
+
+  #push(
+    approval: WaitingApproval,
+    build: (
+      approval: WaitingApproval,
+      show: PushShow,
+      links: { allow: string; deny: string; expiresAt: number },
+    ) => PushPayload,
+    only?: ReadonlySet<string>,
+  ): Set<string> {
     const { subscriptions, links, linkTtlMs } = this.#options;
     const told = new Set<string>();
     const expiresAt = Date.now() + linkTtlMs;
     const path = (action: LinkAction) =>
       `${actionPath(approval.id, action)}?token=${links.mint(approval.id, action)}`;
     for (const subscription of subscriptions.list()) {
-      const payload = requestedPayload(approval, subscription.show, {
+      if (only !== undefined && !only.has(subscription.id)) continue;
+      const payload = build(approval, subscription.show, {
         // Minted lazily: a device shown no Approve button holds no allow token.
         get allow() {
           return path('allow');
@@ -47,7 +68,7 @@ export class PushChannel implements NotifyChannel {
       this.#endpoint(subscription.id)?.enqueue(payload, Math.ceil(linkTtlMs / 1000));
       told.add(subscription.id);
     }
-    if (told.size > 0) this.#told.set(approval.id, told);
+    return told;
   }
 
   resolved(notice: ResolvedNotice): void {

@@ -76,6 +76,25 @@ export function requestedPayload(
   return fit(payload);
 }
 
+/** The prompt again, shortly before its deadline, saying what happens then (same tag: it replaces). */
+export function reminderPayload(
+  approval: WaitingApproval,
+  show: PushShow,
+  links: { allow: string; deny: string; expiresAt: number },
+): PushPayload {
+  const payload = requestedPayload(approval, show, links);
+  const deadline = approval.deadline;
+  if (deadline === null) return payload;
+  const left = Date.parse(deadline.at) - Date.now();
+  const when = left < 60_000 ? 'in under a minute' : `in ${Math.round(left / 60_000)} min`;
+  const then = deadline.behavior === 'allow' ? 'allowed' : 'denied';
+  return fit({
+    ...payload,
+    title: `${payload.title} — ${then} ${when}`,
+    body: `${payload.body}\n(unanswered, it will be ${then} by default)`,
+  });
+}
+
 export function resolvedPayload(notice: ResolvedNotice): PushPayload {
   const tool = terminalSafe(notice.approval.toolName).slice(0, 60);
   const by = notice.by === null ? '' : ` by ${notice.by}`;
