@@ -10,7 +10,7 @@
 export const SHORTCUTS = [
   ['j / k', 'next / previous approval'],
   ['a', 'approve the selected approval once'],
-  ['A', 'always allow: adds the rules the card lists, for this CLI session only'],
+  ['A', 'always allow: adds the rules the card lists, for the scope it shows'],
   ['d', 'deny: type a reason, Enter sends'],
   ['o', 'open the selected approval’s thread'],
   ['i', 'go to the inbox'],
