@@ -3,8 +3,9 @@
 // would, and hands the plaintext to the service worker through the DevTools protocol
 // (ServiceWorker.deliverPushMessage). The worker shows the notification with Approve / Deny; its Approve
 // handler decides the approval once (the same token again is a 409), and an approval settled in the inbox
-// replaces its notification with "answered elsewhere". Code run in the worker or the page is passed as
-// text: it is browser code, not Node's.
+// replaces its notification with "answered elsewhere". Without push, the page itself notifies while the
+// tab is hidden, and replaces that too. Code run in the worker or the page is passed as text: it is
+// browser code, not Node's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -28,7 +29,7 @@ test(
   'the service worker shows a pushed approval, its Approve decides once, and "answered elsewhere" replaces it',
   { timeout: 180_000 },
   async (t) => {
-    const warden = await startWarden(t, () => writeScript(['one', 'two']));
+    const warden = await startWarden(t, () => writeScript(['one', 'two', 'three']));
     const service = await startPushService(t);
     // A server of this Warden with Web Push on, accepting the local stand-in as a push service.
     const server = await createServer({
@@ -120,8 +121,35 @@ test(
     await page.evaluate(`location.hash = '#/threads/${thread.id}'`);
     assert.equal(await click(second.tag, ''), 'opened');
     await pagePoll(page, `location.hash === '#/'`);
+
+    // 6. The page's own notifications: turned on in this browser, for a tab in the background.
+    await page.evaluate(`localStorage.setItem('warden.notify.browser', '1');
+      Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' })`);
+    await untilTrue(() => warden.supervisor.getThread(thread.id).runs.every((r) => r.status !== 'running'));
+    await warden.supervisor.send(thread.id, '[[three]] Create three.txt');
+    await untilTrue(() => warden.supervisor.listApprovals({ status: 'pending' }).length === 1);
+    const [waiting] = warden.supervisor.listApprovals({ status: 'pending' }).map((a) => a.id);
+    assert.ok(waiting !== undefined);
+    const tag = `warden-approval-${waiting}`;
+    assert.deepEqual(await until(worker, tag, (n) => n.length === 1), [
+      { title: 'Bash wants approval', body: 'touch three.txt', tag, actions: [] },
+    ]);
+    await warden.supervisor.decide(waiting, { behavior: 'deny', message: 'not now' });
+    assert.deepEqual(
+      (await until(worker, tag, (n) => n[0]?.title === 'Answered elsewhere')).map((n) => [n.title, n.body]),
+      [['Answered elsewhere', 'Bash: denied']],
+    );
   },
 );
+
+/** Resolves once `condition` holds; throws after 30 s. */
+async function untilTrue(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition did not come true within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The page's service worker, once it controls the page. */
 async function serviceWorkerOf(context: BrowserContext, page: Page): Promise<Worker> {
