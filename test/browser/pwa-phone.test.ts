@@ -2,7 +2,7 @@
 // as a manifest, names the app, starts inside its scope, opens standalone and has 192 and 512 pixel PNG
 // icons that are what they claim; Chromium's own installability check finds nothing missing; a service
 // worker controls the page. Then 390×844 pictures of the inbox, a card, a thread and the notification
-// settings, kept for the docs (docs/screenshots/phone-*.png).
+// settings, for the docs (docs/screenshots/phone-*.png, refreshed with WARDEN_UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,7 +102,10 @@ test('the inbox installs as a phone app, under a service worker', { timeout: 180
   await page.getByRole('button', { name: 'Close' }).click();
 });
 
-/** A 390×844 picture of what the screen shows now, in test-results and in docs/screenshots. */
+/**
+ * A 390×844 picture of what the screen shows now, in test-results; copied to docs/screenshots with
+ * WARDEN_UPDATE_SCREENSHOTS=1.
+ */
 async function keep(page: import('playwright-core').Page, name: string, fromTop = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
@@ -112,8 +115,8 @@ async function keep(page: import('playwright-core').Page, name: string, fromTop 
   const style =
     ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
   await page.screenshot({ path, style });
-  mkdirSync('docs/screenshots', { recursive: true });
-  copyFileSync(path, join('docs/screenshots', `${name}.png`));
+  if (process.env.WARDEN_UPDATE_SCREENSHOTS === '1')
+    copyFileSync(path, join('docs/screenshots', `${name}.png`));
 }
 
 /** Width and height from a PNG's IHDR chunk. */
