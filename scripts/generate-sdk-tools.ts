@@ -1,0 +1,150 @@
+// Writes src/sdk-tools.ts — the input types of Claude Code's built-in tools, named as the official Agent
+// SDK's `sdk-tools` names them — from test/fixtures/tool-schemas.json (the schemas the real CLI sends the
+// model; scripts/capture-tool-schemas.ts captures them). It understands the subset of JSON Schema those
+// schemas use: object (properties, required, additionalProperties, propertyNames), array (items), string,
+// number, integer, boolean, enum and allOf; validation keywords (lengths, patterns, ranges) have no type.
+//
+//   node --import tsx scripts/generate-sdk-tools.ts          writes src/sdk-tools.ts
+//   generateSdkTools(fixture)                                the file's text (test/unit/sdk-tools-generated)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import prettier from 'prettier';
+
+export const FIXTURE_PATH = fileURLToPath(new URL('../test/fixtures/tool-schemas.json', import.meta.url));
+export const OUTPUT_PATH = fileURLToPath(new URL('../src/sdk-tools.ts', import.meta.url));
+
+/** Tool name on the wire → the official type name. Tools the official package has no type for are left out. */
+export const TYPE_NAMES: Readonly<Record<string, string>> = {
+  Agent: 'AgentInput',
+  AskUserQuestion: 'AskUserQuestionInput',
+  Bash: 'BashInput',
+  CronCreate: 'CronCreateInput',
+  CronDelete: 'CronDeleteInput',
+  CronList: 'CronListInput',
+  Edit: 'FileEditInput',
+  EnterPlanMode: 'EnterPlanModeInput',
+  EnterWorktree: 'EnterWorktreeInput',
+  ExitPlanMode: 'ExitPlanModeInput',
+  ExitWorktree: 'ExitWorktreeInput',
+  Glob: 'GlobInput',
+  Grep: 'GrepInput',
+  ListMcpResourcesTool: 'ListMcpResourcesInput',
+  Monitor: 'MonitorInput',
+  NotebookEdit: 'NotebookEditInput',
+  Read: 'FileReadInput',
+  ReadMcpResourceDirTool: 'ReadMcpResourceDirInput',
+  ReadMcpResourceTool: 'ReadMcpResourceInput',
+  ReportFindings: 'ReportFindingsInput',
+  ScheduleWakeup: 'ScheduleWakeupInput',
+  TaskCreate: 'TaskCreateInput',
+  TaskGet: 'TaskGetInput',
+  TaskList: 'TaskListInput',
+  TaskStop: 'TaskStopInput',
+  TaskUpdate: 'TaskUpdateInput',
+  TodoWrite: 'TodoWriteInput',
+  WebFetch: 'WebFetchInput',
+  WebSearch: 'WebSearchInput',
+  Workflow: 'WorkflowInput',
+  Write: 'FileWriteInput',
+};
+
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  enum?: unknown[];
+  allOf?: Schema[];
+  [key: string]: unknown;
+};
+
+export interface Fixture {
+  claudeCodeVersion: string;
+  tools: Record<string, Schema>;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function key(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** The TypeScript type of a schema, inline. */
+function typeOf(schema: Schema): string {
+  if (schema.enum !== undefined) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  if (schema.allOf !== undefined && schema.allOf.some((part) => part.type !== undefined)) {
+    // Each part constrains the same value; only parts that give a type add to it.
+    const typed = schema.allOf.filter((part) => part.type !== undefined || part.properties !== undefined);
+    const { allOf: _parts, ...own } = schema;
+    return [typeOf(own), ...typed.map(typeOf)].join(' & ');
+  }
+  switch (schema.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array': {
+      const item = schema.items === undefined ? 'unknown' : typeOf(schema.items);
+      return /^[\w$.]+$/.test(item) ? `${item}[]` : `(${item})[]`;
+    }
+    case 'object':
+      return objectBody(schema);
+    case undefined:
+      return schema.properties === undefined ? 'unknown' : objectBody(schema);
+    default:
+      throw new Error(`unsupported JSON Schema type ${JSON.stringify(schema.type)}`);
+  }
+}
+
+/** `{ a: T; b?: U; [k: string]: V }` for an object schema. */
+function objectBody(schema: Schema): string {
+  const required = new Set(schema.required ?? []);
+  const members = Object.entries(schema.properties ?? {}).map(
+    ([name, property]) => `${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(property)};`,
+  );
+  const extra = schema.additionalProperties;
+  if (extra !== false)
+    members.push(`[k: string]: ${extra === undefined || extra === true ? 'unknown' : typeOf(extra)};`);
+  return members.length === 0 ? '{}' : `{\n${members.join('\n')}\n}`;
+}
+
+export async function generateSdkTools(fixture: Fixture): Promise<string> {
+  const declarations: string[] = [];
+  const names: string[] = [];
+  for (const [tool, schema] of Object.entries(fixture.tools).sort(([a], [b]) => a.localeCompare(b))) {
+    const name = TYPE_NAMES[tool];
+    if (name === undefined) continue;
+    names.push(name);
+    const body = objectBody(schema);
+    // The official type is an empty interface too: the tool takes no input.
+    const lint = body === '{}' ? '// eslint-disable-next-line @typescript-eslint/no-empty-object-type\n' : '';
+    declarations.push(`/** The input of the \`${tool}\` tool. */\n${lint}export interface ${name} ${body}\n`);
+  }
+  const text = [
+    '// Generated by scripts/generate-sdk-tools.ts from test/fixtures/tool-schemas.json (the tool schemas of',
+    `// Claude Code ${fixture.claudeCodeVersion}, as it sends them to the model). Do not edit by hand.`,
+    '//',
+    "// The input types of Claude Code's built-in tools, named as in the official Agent SDK's `sdk-tools`:",
+    '// narrow a `tool_use` block or a `canUseTool` input by the tool name, then read it as one of these.',
+    'export {};',
+    '',
+    ...declarations,
+    '',
+    '/** The input of any built-in tool above. */',
+    `export type ToolInputSchemas = ${names.join(' | ')};`,
+    '',
+  ].join('\n');
+  const options = await prettier.resolveConfig(OUTPUT_PATH);
+  return prettier.format(text, { ...options, filepath: OUTPUT_PATH });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const fixture = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as Fixture;
+  writeFileSync(OUTPUT_PATH, await generateSdkTools(fixture));
+  console.log(`wrote ${OUTPUT_PATH}`);
+}
