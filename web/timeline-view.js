@@ -10,6 +10,7 @@ import { h } from './dom.js';
 import { clip, clock, cost, tokens, triggerLabel } from './format.js';
 import { markdown } from './markdown.js';
 import { titleLine } from './preview.js';
+import { decidedByWords } from './timeline.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
@@ -279,7 +280,7 @@ const DECIDED_BY = /** @type {Record<string, string>} */ ({
 
 /** @param {Permission} permission */
 function permissionBadge(permission) {
-  const by = DECIDED_BY[permission.by ?? ''] ?? ' by you';
+  const by = DECIDED_BY[permission.by ?? ''] ?? decidedByWords(permission);
   const words = {
     pending: 'waiting for approval',
     allowed:

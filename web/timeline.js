@@ -13,7 +13,9 @@
  * @property {'pending' | 'allowed' | 'denied' | 'cancelled' | 'expired'} outcome
  * @property {string | null} approvalId
  * @property {string | null} behavior allow, allow_always or deny, once decided
- * @property {string | null} by `user`, `policy` or `webhook`
+ * @property {string | null} by `user`, `policy`, `webhook` or `timeout`
+ * @property {string | null} [decider] who decided (a named decider, `owner` for the server token's holder)
+ * @property {string | null} [channel] through what: web, terminal, api, webhook, policy, timeout
  * @property {string | null} detail the deny message, the rule, the cancel reason or the failed check
  * @property {Record<string, unknown> | null} [updatedInput] the input as sent, when a person edited or answered it
  * @property {boolean} [interrupt] a deny that also stopped the turn
@@ -48,6 +50,23 @@
  * @typedef {RunItem | UserItem | AssistantItem | ToolItem | SubagentItem | SubagentReportItem
  *   | SubagentGroupItem} TimelineItem
  */
+
+/** How a decider's channel reads after their name; the web UI needs no words. */
+const CHANNEL_WORDS = /** @type {Record<string, string>} */ ({
+  terminal: ' in a terminal',
+  api: ' over the API',
+});
+
+/**
+ * Who decided, as words after "approved": "by you" for the server's owner (and decisions recorded before
+ * deciders had names), else the decider's name — and the channel when it was not the web UI.
+ * @param {Pick<Permission, 'decider' | 'channel'>} permission
+ */
+export function decidedByWords(permission) {
+  const name = permission.decider;
+  const who = name === null || name === undefined || name === 'owner' ? ' by you' : ` by ${name}`;
+  return who + (CHANNEL_WORDS[permission.channel ?? ''] ?? '');
+}
 
 /**
  * @param {readonly StoredEvent[]} events sorted by seq
@@ -220,6 +239,8 @@ export function buildTimeline(events) {
           permission.outcome = data.behavior === 'deny' ? 'denied' : 'allowed';
           permission.behavior = data.behavior;
           permission.by = data.by ?? 'user';
+          permission.decider = data.decidedBy?.name ?? null;
+          permission.channel = data.decidedBy?.via ?? null;
           permission.detail = data.message ?? null;
           permission.updatedInput = data.updatedInput ?? null;
           permission.interrupt = data.interrupt === true;
