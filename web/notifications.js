@@ -260,6 +260,17 @@ async function pushSection(notifier, say) {
         value,
         checked: chosenShow() === value,
         style: TICK_STYLE,
+        // While push is on, a new choice goes to the server at once (the same subscription, updated).
+        onchange: async () => {
+          localStorage.setItem(KEY_SHOW, value);
+          if (!on) return;
+          try {
+            await subscribe(registration, key, value);
+            say('Notifications on this device will show what you chose.');
+          } catch (error) {
+            say(`The choice could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        },
       }),
       label,
     ),
@@ -309,7 +320,7 @@ async function pushSection(notifier, say) {
     h('fieldset', {}, h('legend', {}, 'A notification shows'), choices),
     h('p', {}, toggle),
     on
-      ? h('p', { class: 'hint' }, 'To change what is shown, turn push off and on again.')
+      ? h('p', { class: 'hint' }, 'A new choice applies from the next notification.')
       : h('p', { class: 'hint' }, 'Approve and Deny on a notification work once, for an hour at most.'),
   ];
 }

@@ -196,8 +196,10 @@ describe('Web Push notifications', () => {
     const blank = deviceKeys();
     await subscribe(service.endpoint('terse'), terse, 'tool');
     await subscribe(service.endpoint('blank'), blank, 'none');
-    fake.ask('Bash', { command: 'cat ~/.ssh/id_ed25519' });
-    const pushes = await service.waitFor(2);
+    const full = deviceKeys();
+    await subscribe(service.endpoint('full'), full);
+    fake.ask('Bash', { command: 'cat ~/.ssh/id_ed25519 \u202e#\u001b[2J' });
+    const pushes = await service.waitFor(3);
     const of = (path: string, device: DeviceKeys) =>
       payloadOf(pushes.find((p) => p.path === path)!.body, device);
     const toolOnly = of('/push/terse', terse);
@@ -209,12 +211,18 @@ describe('Web Push notifications', () => {
     assert.equal(nothing.title, 'Warden: an approval is waiting');
     assert.ok(!JSON.stringify(nothing).includes('Bash'));
     assert.deepEqual(nothing.actions, {});
+    const shown = of('/push/full', full);
+    assert.equal(
+      shown.body,
+      'cat ~/.ssh/id_ed25519 ⟨U+202E⟩#⟨U+001B⟩[2J',
+      'invisible and control characters are shown as markers, as in the terminal',
+    );
 
     const long = deviceKeys();
     const third = await setup(t);
     await third.subscribe(service.endpoint('long'), long);
     third.fake.ask('Bash', { command: `echo ${'x'.repeat(400)} \u202e done` });
-    const [, , cutPush] = await service.waitFor(3);
+    const [, , , cutPush] = await service.waitFor(4);
     const cut = payloadOf(cutPush!.body, long);
     assert.equal(cut.actions.approve, undefined, 'a cut preview offers no Approve');
     assert.match(cut.body, /truncated — 200 of \d+ characters shown — open Warden to approve\)$/);
