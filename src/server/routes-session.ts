@@ -1,10 +1,11 @@
 // Sessions over HTTP: `POST /login` trades a login ticket for the session cookie (the login page calls
 // it); `DELETE /api/session` ends the caller's own session (logout); `DELETE /api/sessions` ends every
-// browser session. The API token is never a cookie: the cookie carries only the session's secret.
+// browser session (the owner's to do: a named decider ends only its own). The API token is never a cookie: the cookie carries only the session's secret.
 import { Hono } from 'hono';
 import { z } from 'zod';
 
 import { readJsonBody } from './body.js';
+import { requireOwner } from './caller.js';
 import { ApiError } from './http-error.js';
 import type { HeaderReader, RequestGuard } from './request-guard.js';
 import type { SessionRegistry } from './sessions.js';
@@ -53,6 +54,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Hono {
     return c.body(null, 204);
   });
   app.delete('/sessions', (c) => {
+    requireOwner(c.req.raw);
     const revoked = deps.sessions.revokeAll();
     c.header('set-cookie', sessionCookie(deps.guard.cookieName, '', 0));
     return c.json({ revoked });

@@ -92,6 +92,11 @@ describe('named deciders', () => {
       403,
     );
     assert.notEqual((await api('/api/tokens')).json.deciders[0].lastUsedAt, null, 'last use is recorded');
+    assert.equal(
+      (await api('/api/sessions', { token: made.json.token, method: 'DELETE' })).status,
+      403,
+      'a decider cannot sign everyone else out',
+    );
 
     const revoked = await api('/api/tokens/alice', { method: 'DELETE' });
     assert.equal(revoked.status, 200);
