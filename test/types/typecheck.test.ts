@@ -1,10 +1,17 @@
-// The drop-in promise at the type level: test/types/app.ts, an application written against the official
-// SDK's types, typechecks with its import resolved to the official package and, unchanged, resolved to
-// Warden's src/index.ts. The file lists prove which module each run actually compiled against.
+// The drop-in promise at the type level: test/types/app.ts (an application written against the official
+// SDK's types), every-export.ts (every export of the root Warden provides), content-blocks.ts (Messages
+// API blocks and deltas as ACP agents use them) and tools.ts (the `sdk-tools` input types) typecheck with
+// their imports resolved to the official package and, unchanged, resolved to Warden's sources. The file
+// lists prove which module each run actually compiled against.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+
+import { documentedGaps } from '../conformance/documented-gaps.js';
+import { officialEntries, readSurfaces, repoDir } from '../conformance/surface.js';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
@@ -43,6 +50,22 @@ describe('an application typed against the official SDK', { timeout: 120_000 }, 
     assert.equal(diagnostics(warden.output), '', 'compiles against Warden');
     assert.equal(warden.code, 0);
     assert.match(warden.output, /\/src\/index\.ts/);
-    assert.doesNotMatch(warden.output, /@anthropic-ai\/claude-agent-sdk\/sdk\.d\.ts/);
+    assert.match(warden.output, /\/src\/sdk-tools\.ts/);
+    assert.doesNotMatch(warden.output, /@anthropic-ai\/claude-agent-sdk\/sdk(-tools)?\.d\.ts/);
+    for (const file of ['app.ts', 'every-export.ts', 'content-blocks.ts', 'tools.ts']) {
+      assert.match(official.output, new RegExp(`test/types/${file.replace('.', '\\.')}`), file);
+      assert.match(warden.output, new RegExp(`test/types/${file.replace('.', '\\.')}`), file);
+    }
+  });
+
+  it('every-export.ts names every export of the official root that the docs do not list as `no`', () => {
+    const [official] = readSurfaces([officialEntries(repoDir)]);
+    const gaps = new Set(documentedGaps(join(repoDir, 'docs', 'compatibility.md')).map((gap) => gap.name));
+    const text = readFileSync(join(repoDir, 'test', 'types', 'every-export.ts'), 'utf8');
+    const named = new Set([...text.matchAll(/SDK\.(\w+)/g)].map((match) => match[1]!));
+    const missing = [...official!.exports.get('.')!.keys()].filter(
+      (name) => !gaps.has(name) && !named.has(name),
+    );
+    assert.deepEqual(missing, [], 'add these to test/types/every-export.ts');
   });
 });
