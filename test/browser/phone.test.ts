@@ -25,7 +25,7 @@ test('the inbox is usable on a phone', { timeout: 120_000 }, async (t) => {
   const width = await page.evaluate<number>('document.documentElement.clientWidth');
   const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
   assert.ok(scrollWidth <= width, `no sideways scrolling (${scrollWidth} > ${width})`);
-  for (const name of [/Approve once/, /Always allow/, /^Deny/]) {
+  for (const name of [/Approve once/, /Always allow/, /^Deny( d)?$/]) {
     const box = await card.getByRole('button', { name }).boundingBox();
     assert.ok(box !== null, `${String(name)} is shown`);
     assert.ok(box.x >= 0 && box.x + box.width <= width, `${String(name)} fits the screen`);
