@@ -276,6 +276,37 @@ describe('webhook notifications', () => {
     assert.equal((await post(`${plain.url}/hooks/approvals/a/allow?token=x`)).status, 404);
   });
 
+  it('reminds before the deadline with fresh links, in every format; the deadline then settles it', async (t) => {
+    const json = await startReceiver(t);
+    const slack = await startReceiver(t);
+    const ntfy = await startReceiver(t);
+    const { sup, fake, thread, secret } = await setup(t, {
+      webhooks: [{ url: json.url }, { url: slack.url, format: 'slack' }, { url: ntfy.url, format: 'ntfy' }],
+    });
+    // The scripted CLI holds no pipes: keep the process up while the deadline runs.
+    const hold = setInterval(() => undefined, 1000);
+    t.after(() => clearInterval(hold));
+    await sup.setDeadlines(thread.id, { afterMs: 3000 });
+    const asked = fake.ask('Bash', { command: 'git push --force' });
+    const [requested, reminded, resolved] = await json.waitFor(3);
+    assert.ok(requested && reminded && resolved);
+    assert.ok(verifySignature(secret, reminded.body, String(reminded.headers['x-warden-signature'])));
+    const first = JSON.parse(requested.body);
+    const again = JSON.parse(reminded.body);
+    assert.equal(first.reminder, undefined);
+    assert.deepEqual(again.reminder, { deadlineAt: sup.listApprovals()[0]?.deadline?.at, behavior: 'deny' });
+    assert.notEqual(again.actions.allow.url, first.actions.allow.url, 'fresh links');
+    assert.equal((await asked.result).behavior, 'deny');
+    assert.deepEqual(
+      [JSON.parse(resolved.body).outcome, JSON.parse(resolved.body).by],
+      ['denied', 'timeout'],
+    );
+    const [, slackReminder] = await slack.waitFor(2);
+    assert.match(JSON.parse(slackReminder?.body ?? '{}').text, /reminder: denied by default at /);
+    const [, ntfyReminder] = await ntfy.waitFor(2);
+    assert.match(String(ntfyReminder?.headers.title), /reminder: denied by default at /);
+  });
+
   it('an action link expires', () => {
     let now = 1_000_000;
     const links = new ActionLinks({ ttlMs: 1000, now: () => now });

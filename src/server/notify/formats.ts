@@ -29,7 +29,7 @@ export function render(format: WebhookFormat, notice: Notice): Rendered {
 
 function slackRequested(notice: RequestedNotice): unknown {
   const { approval, actions } = notice;
-  const heading = `Warden: ${approval.toolName} wants approval in ${approval.cwd}`;
+  const heading = `Warden: ${approval.toolName} wants approval in ${approval.cwd}${reminderWords(notice)}`;
   const facts = approval.preview.facts.length === 0 ? '' : `(${approval.preview.facts.join('; ')})\n`;
   const preview = approval.preview.text.includes('```')
     ? slackEscape(approval.preview.text)
@@ -68,7 +68,7 @@ function ntfyRequested(notice: RequestedNotice): Rendered {
     body: `${facts}${approval.preview.text}\n\nin ${approval.cwd}`,
     headers: {
       'content-type': 'text/plain; charset=utf-8',
-      title: headerSafe(`Warden: ${approval.toolName} wants approval`),
+      title: headerSafe(`Warden: ${approval.toolName} wants approval${reminderWords(notice)}`),
       tags: 'warning',
       actions: [
         `http, Allow, ${actions.allow.url}, method=POST, clear=true`,
@@ -76,6 +76,13 @@ function ntfyRequested(notice: RequestedNotice): Rendered {
       ].join('; '),
     },
   };
+}
+
+/** On a reminder: what happens when nobody answers, and when (the time as the receiver's clock reads it). */
+function reminderWords(notice: RequestedNotice): string {
+  if (notice.reminder === undefined) return '';
+  const then = notice.reminder.behavior === 'allow' ? 'allowed' : 'denied';
+  return ` (reminder: ${then} by default at ${notice.reminder.deadlineAt})`;
 }
 
 function ntfyResolved(notice: ResolvedNotice): Rendered {

@@ -22,6 +22,8 @@ export interface RequestedNotice {
   /** Single-use links, POST only; each is a capability for that one decision. */
   actions: { allow: { method: 'POST'; url: string }; deny: { method: 'POST'; url: string } };
   linksExpireAt: string;
+  /** Present on a reminder: the approval still waits, and at `deadlineAt` it is answered `behavior`. */
+  reminder?: { deadlineAt: string; behavior: 'allow' | 'deny' };
 }
 
 export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'expired';

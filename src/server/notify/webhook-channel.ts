@@ -4,7 +4,7 @@
 import type { ActionLinks, LinkAction } from './action-links.js';
 import type { NotifyChannel, WaitingApproval } from './approval-feed.js';
 import type { WebhookFormat } from './formats.js';
-import { requestedNotice, type ResolvedNotice } from './notice.js';
+import { requestedNotice, type RequestedNotice, type ResolvedNotice } from './notice.js';
 import { WebhookEndpoint, type DeliveryLimits } from './webhook-endpoint.js';
 
 export interface WebhookTarget {
@@ -36,15 +36,28 @@ export class WebhookChannel implements NotifyChannel {
   }
 
   requested(approval: WaitingApproval): void {
+    for (const endpoint of this.endpoints) endpoint.enqueue(this.#notice(approval));
+  }
+
+  /** The deadline is near: the same notice once more, with fresh links and when it will be answered. */
+  reminder(approval: WaitingApproval): void {
+    if (approval.deadline === null) return;
+    const notice: RequestedNotice = {
+      ...this.#notice(approval),
+      reminder: { deadlineAt: approval.deadline.at, behavior: approval.deadline.behavior },
+    };
+    for (const endpoint of this.endpoints) endpoint.enqueue(notice);
+  }
+
+  #notice(approval: WaitingApproval): RequestedNotice {
     const { links, baseUrl, linkTtlMs } = this.#options;
     const link = (action: LinkAction) =>
       `${baseUrl}${actionPath(approval.id, action)}?token=${links.mint(approval.id, action)}`;
-    const notice = requestedNotice(approval, approval.cwd, {
+    return requestedNotice(approval, approval.cwd, {
       allow: link('allow'),
       deny: link('deny'),
       expiresAt: Date.now() + linkTtlMs,
     });
-    for (const endpoint of this.endpoints) endpoint.enqueue(notice);
   }
 
   resolved(notice: ResolvedNotice): void {
