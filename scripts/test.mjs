@@ -5,7 +5,8 @@
 // The tests run the Claude Code CLI bundled with Warden (pinnedClaudePath). Without filters, test/e2e then
 // runs once more on every older CLI the package pins as a devDependency alias `claude-code-<version>`
 // (WARDEN_TEST_CLI=<version> selects it), so Warden keeps working with the CLI a user happens to have.
-// With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default).
+// With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default);
+// WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes.
 //
 // Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
 // WARDEN_SESSION_MARKER variable, and a detached CLI outlives the test that forgot it. Any found are
@@ -38,7 +39,7 @@ const concurrency = process.env.WARDEN_TEST_CONCURRENCY ?? '2';
 const passes = [
   { label: `${files.length} test files, CLI ${process.env.WARDEN_TEST_CLI || 'bundled'}`, files, env: {} },
 ];
-if (filters.length === 0) {
+if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
   const e2e = all.filter((file) => file.startsWith(join('test', 'e2e') + sep));
   for (const version of olderClis()) {
     passes.push({ label: `test/e2e again, CLI ${version}`, files: e2e, env: { WARDEN_TEST_CLI: version } });
