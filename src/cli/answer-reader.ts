@@ -60,11 +60,14 @@ export interface Answer {
   behavior: DecisionBehavior;
   /** A deny's reason, typed after it on the same line (`n not on this machine`); shown to the model. */
   message?: string;
+  /** Deny and stop the turn (`x`, `stop`): the agent does nothing more until the next message. */
+  interrupt?: true;
 }
 
 /**
- * `y`/`yes`/`allow`, `a`/`always`, `n`/`no`/`d`/`deny` — a deny may carry its reason on the same line
- * (`n use the staging copy`, `deny: not now`); anything else is no answer.
+ * `y`/`yes`/`allow`, `a`/`always`, `n`/`no`/`d`/`deny`, `x`/`stop` (deny and stop the turn) — a deny may
+ * carry its reason on the same line (`n use the staging copy`, `deny: not now`, `x wrong branch`);
+ * anything else is no answer.
  */
 export function parseAnswer(line: string): Answer | undefined {
   const trimmed = line.trim();
@@ -72,6 +75,10 @@ export function parseAnswer(line: string): Answer | undefined {
   const word = head.toLowerCase();
   if (['n', 'no', 'd', 'deny'].includes(word))
     return rest.trim() === '' ? { behavior: 'deny' } : { behavior: 'deny', message: rest.trim() };
+  if (['x', 'stop'].includes(word))
+    return rest.trim() === ''
+      ? { behavior: 'deny', interrupt: true }
+      : { behavior: 'deny', interrupt: true, message: rest.trim() };
   if (rest !== '') return undefined;
   if (['y', 'yes', 'allow'].includes(word)) return { behavior: 'allow' };
   if (['a', 'always'].includes(word)) return { behavior: 'allow_always' };

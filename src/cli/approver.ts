@@ -2,10 +2,13 @@
 // everything (--yes), deny everything (--deny), or — in a pipe without a flag — deny and say why, so an
 // unattended run never hangs on a question nobody can answer (attached to a server, leave them to the
 // browser and `warden inbox` instead). An approval settled elsewhere (cancelled when its subagent ended,
-// decided in the browser) stops being asked; the transcript says who settled it.
+// decided in the browser) stops being asked; the transcript says who settled it. Asking, "always" is
+// followed by the scope (answer-dialogs.ts), `x` denies and stops the turn, the model's questions are
+// asked one by one with their options, and a plan is shown to approve or send back.
 import { ConflictError } from '../protocol/errors.js';
 import type { StoredEvent } from '../store/event-types.js';
 import { parseAnswer, type AnswerReader } from './answer-reader.js';
+import { askPlan, askQuestions, askScope, type DialogDecision, type DialogIo } from './answer-dialogs.js';
 import type { Progress } from './progress.js';
 import { approvalQuestion } from './approval-question.js';
 import { terminalSafe } from './terminal-text.js';
@@ -30,6 +33,8 @@ export interface ApproverSetup {
   subagentName: (subagentId: string | null) => string | null;
   /** Repeat the answer after reading it (stdin is not a terminal, so nothing echoed it). */
   echo: boolean;
+  /** The thread's folder, to say where a project rule is written. */
+  cwd?: string;
 }
 
 export class Approver {
@@ -115,9 +120,20 @@ export class Approver {
     const from = subagentName(request.subagentId);
     const rules = request.alwaysAllowRules;
     const choices = askChoices(rules.length > 0);
+    const io: DialogIo = { reader, err, styles, signal: abort.signal, echo: this.#setup.echo };
     progress.pause();
     try {
-      err(`${approvalQuestion(request.toolName, request.input, from, styles)}${alwaysLine(rules, styles)}`);
+      if (request.toolName === 'AskUserQuestion' || request.toolName === 'ExitPlanMode') {
+        if (from !== null) err(styles.dim(`  (from subagent ${from})\n`));
+        const answer =
+          request.toolName === 'AskUserQuestion'
+            ? await askQuestions(io, request.input)
+            : await askPlan(io, request.input);
+        return await this.#finishDialog(request.approvalId, answer, abort.signal);
+      }
+      err(
+        `${approvalQuestion(request.toolName, request.input, from, styles)}${alwaysLine(rules, styles)}${stopDenyLine(styles)}`,
+      );
       for (;;) {
         err(`  ${choices}`);
         const line = await reader.next(abort.signal);
@@ -135,10 +151,19 @@ export class Approver {
           err(`  always is not offered here: no rule as narrow as this request; answer y or n\n`);
           continue;
         }
+        if (answer?.behavior === 'allow_always') {
+          const scope = await askScope(io, rules, this.#setup.cwd ?? null);
+          return await this.#finishDialog(
+            request.approvalId,
+            scope === null ? null : { behavior: 'allow_always', scope, rules: [...rules] },
+            abort.signal,
+          );
+        }
         if (answer !== undefined)
           return await this.#decide(request.approvalId, {
             behavior: answer.behavior,
             ...(answer.message === undefined ? {} : { message: answer.message.slice(0, MAX_REASON) }),
+            ...(answer.interrupt === true ? { interrupt: true } : {}),
           });
         err(rules.length === 0 ? `  answer y or n (n <reason> to say why)\n` : `  answer y, a or n\n`);
       }
@@ -146,6 +171,13 @@ export class Approver {
       this.#asking = undefined;
       progress.resume();
     }
+  }
+
+  /** A dialog's answer: sent; or, with none, a deny when stdin ended (nothing when settled elsewhere). */
+  async #finishDialog(approvalId: string, answer: DialogDecision | null, signal: AbortSignal): Promise<void> {
+    if (answer !== null) return this.#decide(approvalId, answer);
+    if (signal.aborted) return this.#setup.err(this.#setup.styles.dim('(answered elsewhere)\n'));
+    return this.#decide(approvalId, { behavior: 'deny', message: 'Denied: no answer (stdin closed)' });
   }
 
   async #decide(approvalId: string, decision: HostDecision): Promise<void> {
@@ -166,13 +198,20 @@ export class Approver {
   }
 }
 
-/** The choices line: `allow (y) / always (a) / deny (n [reason])? `. */
+/** The choices line: `allow (y) / always (a) / deny (n [reason])? ` (stopDenyLine names the fourth). */
 export function askChoices(always: boolean): string {
   return always ? 'allow (y) / always (a) / deny (n [reason])? ' : 'allow (y) / deny (n [reason])? ';
 }
 
-/** What "always" adds — exactly these rules, for this CLI session only; nothing when it is not offered. */
+/** The fourth answer, said with the question: deny and stop the turn. */
+export function stopDenyLine(styles: Styles): string {
+  return styles.dim(
+    '  or deny and stop the turn (x [reason]): the agent does nothing more until the next message\n',
+  );
+}
+
+/** What "always" adds — exactly these rules, for the scope asked next; nothing when it is not offered. */
 export function alwaysLine(rules: readonly string[], styles: Styles): string {
   if (rules.length === 0) return '';
-  return `  always (a) adds, for this session only: ${rules.map((rule) => styles.bold(terminalSafe(rule))).join(', ')}\n`;
+  return `  always (a) adds exactly: ${rules.map((rule) => styles.bold(terminalSafe(rule))).join(', ')} — for this CLI session, this thread or this project (asked next)\n`;
 }

@@ -1,7 +1,8 @@
 // `warden inbox`: the approvals waiting in the running server of a data directory, across threads — the
 // thread's title, the tool, what it would act on (made safe for the terminal: agent text stays inert) and
-// how long it has waited — answered one at a time: allow, always (with the exact rules it adds), deny with
-// a typed reason, skip. One that is settled elsewhere while it is asked (the browser, a subagent ending)
+// how long it has waited — answered one at a time: allow, always (with the exact rules it adds and the
+// scope asked next), deny with a typed reason, deny and stop the turn, skip; the model's questions with
+// their options, a plan to approve or send back (answer-dialogs.ts). One that is settled elsewhere while it is asked (the browser, a subagent ending)
 // stops being asked. `--json` lists them for scripts; `warden inbox allow|always|deny ID` answers one.
 // It talks to the server recorded in the data directory only (or the --host/--port given), never a guess.
 import { ConflictError, NotFoundError, ValidationError } from '../protocol/errors.js';
@@ -9,7 +10,8 @@ import type { ApprovalItem, ThreadListResponse } from '../server/api-schema.js';
 import { readToken } from '../server/token.js';
 import { parseAnswer, AnswerReader } from './answer-reader.js';
 import { approvalQuestion } from './approval-question.js';
-import { alwaysLine } from './approver.js';
+import { askPlan, askQuestions, askScope, type DialogDecision, type DialogIo } from './answer-dialogs.js';
+import { alwaysLine, stopDenyLine } from './approver.js';
 import type { Command } from './args.js';
 import { defaultDataDir } from './data-dir.js';
 import { inboxRows, type InboxRow } from './inbox-rows.js';
@@ -19,7 +21,7 @@ import { styles, type Styles } from './transcript.js';
 
 type InboxCommand = Extract<Command, { name: 'inbox' }>;
 
-const OUTCOME = { allow: 'allowed', allow_always: 'always allowed (for its CLI session)', deny: 'denied' };
+const OUTCOME = { allow: 'allowed', allow_always: 'always allowed', deny: 'denied' };
 
 export async function inboxCommand(command: InboxCommand): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
@@ -77,7 +79,10 @@ async function answerOne(
   s: Styles,
 ): Promise<number> {
   try {
-    await decide(client, answer.approvalId, answer);
+    await decide(client, answer.approvalId, {
+      behavior: answer.behavior,
+      ...(answer.message === undefined ? {} : { message: answer.message }),
+    });
   } catch (error) {
     if (
       error instanceof ConflictError ||
@@ -119,10 +124,34 @@ async function askEach(client: ServerClient, rows: InboxRow[], since: number, s:
       asking = { approvalId: approval.id, abort };
       const always = approval.alwaysAllowRules.length > 0;
       const choices = `allow (y) / ${always ? 'always (a) / ' : ''}deny (n [reason]) / skip (s) / quit (q)? `;
+      const io: DialogIo = {
+        reader,
+        err: (text) => process.stderr.write(text),
+        styles: s,
+        signal: abort.signal,
+        echo,
+      };
+      process.stderr.write(`\n${s.dim(`[${index + 1}/${rows.length}] ${row.context()}`)}\n`);
+      const dialog =
+        approval.toolName === 'AskUserQuestion'
+          ? askQuestions
+          : approval.toolName === 'ExitPlanMode'
+            ? askPlan
+            : undefined;
+      if (dialog !== undefined) {
+        const answer = await dialog(io, approval.input);
+        if (abort.signal.aborted) {
+          process.stderr.write(s.dim(`  answered elsewhere: ${settled.get(approval.id) ?? 'settled'}\n`));
+          continue;
+        }
+        if (answer === null) return finish(answered);
+        if (await send(client, approval.id, answer, s)) answered += 1;
+        continue;
+      }
       process.stderr.write(
-        `\n${s.dim(`[${index + 1}/${rows.length}] ${row.context()}`)}\n` +
-          approvalQuestion(approval.toolName, approval.input, approval.subagentDescription, s) +
-          alwaysLine(approval.alwaysAllowRules, s),
+        approvalQuestion(approval.toolName, approval.input, approval.subagentDescription, s) +
+          alwaysLine(approval.alwaysAllowRules, s) +
+          stopDenyLine(s),
       );
       for (;;) {
         process.stderr.write(`  ${choices}`);
@@ -143,14 +172,17 @@ async function askEach(client: ServerClient, rows: InboxRow[], since: number, s:
           process.stderr.write(`  answer y${always ? ', a' : ''}, n (n <reason> to say why), s or q\n`);
           continue;
         }
-        try {
-          await decide(client, approval.id, answer);
-          answered += 1;
-          process.stderr.write(`  ${outcomeLine(answer.behavior, s)}\n`);
-        } catch (error) {
-          if (!(error instanceof ConflictError)) throw error;
-          process.stderr.write(s.dim(`  it was already settled elsewhere\n`));
+        let decision: DialogDecision = answer;
+        if (answer.behavior === 'allow_always') {
+          const scope = await askScope(io, approval.alwaysAllowRules, approval.cwd ?? null);
+          if (abort.signal.aborted) {
+            process.stderr.write(s.dim(`  answered elsewhere: ${settled.get(approval.id) ?? 'settled'}\n`));
+            break;
+          }
+          if (scope === null) return finish(answered);
+          decision = { behavior: 'allow_always', scope, rules: [...approval.alwaysAllowRules] };
         }
+        if (await send(client, approval.id, decision, s)) answered += 1;
         break;
       }
     }
@@ -168,13 +200,35 @@ function finish(answered: number): number {
   return 0;
 }
 
-async function decide(
+/** Sends a decision asked here; says how it went. False when it was settled elsewhere first. */
+async function send(
   client: ServerClient,
   approvalId: string,
-  answer: { behavior: 'allow' | 'allow_always' | 'deny'; message?: string },
-): Promise<void> {
+  decision: DialogDecision,
+  s: Styles,
+): Promise<boolean> {
+  try {
+    await decide(client, approvalId, decision);
+    const scope = decision.scope === undefined ? '' : ` (${SCOPE_WORDS[decision.scope]})`;
+    const stopped = decision.interrupt === true ? ', and the turn stopped' : '';
+    process.stderr.write(`  ${outcomeLine(decision.behavior, s)}${scope}${stopped}\n`);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    process.stderr.write(s.dim(`  it was already settled elsewhere\n`));
+    return false;
+  }
+}
+
+const SCOPE_WORDS = {
+  session: 'for this CLI session',
+  thread: 'for this thread',
+  project: 'for this project',
+};
+
+async function decide(client: ServerClient, approvalId: string, answer: DialogDecision): Promise<void> {
   await client.post(`/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
-    behavior: answer.behavior,
+    ...answer,
     ...(answer.message === undefined ? {} : { message: answer.message.slice(0, 2000) }),
   });
 }

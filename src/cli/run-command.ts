@@ -92,6 +92,7 @@ export async function runCommand(command: RunCommand): Promise<number> {
       styles: s,
       subagentName: (id) => transcript.subagentName(id),
       echo: process.stdin.isTTY !== true,
+      cwd: thread.cwd,
     });
     transcript.answeredHere = (approvalId) => approver.answered(approvalId);
 

@@ -3,7 +3,7 @@
 // is in the one store the browser shows, and an approval can be answered in either place. The run command
 // talks to both through this one shape.
 import type { StoredEvent } from '../store/event-types.js';
-import type { DecisionBehavior, ThreadMode, ThreadRecord } from '../store/records.js';
+import type { DecisionBehavior, ThreadMode, ThreadRecord, GrantScope } from '../store/records.js';
 import type { Supervisor } from '../supervisor/index.js';
 import type { ServerClient } from './server-client.js';
 
@@ -16,6 +16,13 @@ export interface NewRunThread {
 export interface HostDecision {
   behavior: DecisionBehavior;
   message?: string;
+  /** With deny: also stop the turn. */
+  interrupt?: boolean;
+  /** With allow_always: how long the rules hold, and which (the approval's, or narrower). */
+  scope?: GrantScope;
+  rules?: string[];
+  /** With allow, for AskUserQuestion: the answer to each question, by its text. */
+  answers?: Record<string, string>;
 }
 
 export interface ThreadHost {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 import { scenario } from '../../src/testing/index.js';
 import { signal } from '../e2e/helpers/sdk-session.js';
@@ -34,6 +34,12 @@ function script(rootEnded: Promise<void>) {
     .callTools(MAIN_FILES.map((file_path) => ({ name: 'Read', input: { file_path } })))
     .thenAnswer('done')
     .build();
+}
+
+/** The approval ids a preview lists, in order. */
+async function listedIds(preview: Locator): Promise<(string | null)[]> {
+  const items = await preview.locator('li[data-approval-id]').all();
+  return Promise.all(items.map((item) => item.getAttribute('data-approval-id')));
 }
 
 /** The batch decisions the page posts. */
@@ -90,9 +96,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     await page.locator('.toast', { hasText: 'Not sent: the preview had only just appeared' }).waitFor();
     assert.deepEqual(bodies, []);
 
-    const listed = await preview
-      .locator('li[data-approval-id]')
-      .evaluateAll((items) => items.map((item) => item.getAttribute('data-approval-id')));
+    const listed = await listedIds(preview);
     assert.deepEqual(listed.sort(), [...subagentIds].sort(), 'exactly the subagent’s approvals');
     assert.equal(
       await preview.locator('.batch-count').textContent(),
@@ -133,12 +137,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     await preview.getByRole('button', { name: 'Approve all 1' }).waitFor();
     const byRule = pendingOf(other.id).find((a) => a.input.file_path === MAIN_FILES[0]);
     assert.ok(byRule !== undefined);
-    assert.deepEqual(
-      await preview
-        .locator('li[data-approval-id]')
-        .evaluateAll((items) => items.map((item) => item.getAttribute('data-approval-id'))),
-      [byRule.id],
-    );
+    assert.deepEqual(await listedIds(preview), [byRule.id]);
     await whenActionable(preview);
     await preview.getByRole('button', { name: 'Approve all 1' }).click();
     await result.locator('.batch-done', { hasText: 'Approved 1 of 1.' }).waitFor();
@@ -151,12 +150,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     await preview.locator('li[data-approval-id]').first().waitFor();
     const last = pendingOf(other.id);
     assert.equal(last.length, 1);
-    assert.deepEqual(
-      await preview
-        .locator('li[data-approval-id]')
-        .evaluateAll((items) => items.map((item) => item.getAttribute('data-approval-id'))),
-      [last[0]?.id],
-    );
+    assert.deepEqual(await listedIds(preview), [last[0]?.id]);
     await whenActionable(preview);
     await preview.getByRole('button', { name: 'Approve all 1' }).click();
     await result.locator('.batch-done', { hasText: 'Approved 1 of 1.' }).waitFor();

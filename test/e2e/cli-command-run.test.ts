@@ -90,6 +90,9 @@ describe('warden run', () => {
       );
       await warden.waitFor('stdout', /deny \(n \[reason\]\)\? $/);
       warden.child.stdin.write('a\n');
+      // Always asks for how long; Enter keeps this CLI session.
+      await warden.waitFor('stdout', /scope \(1\/2\/3, Enter = 1\)\? $/);
+      warden.child.stdin.write('\n');
       assert.deepEqual(await warden.exited, { code: 0, signal: null });
       const out = plain(warden.stdout());
       assert.match(out, /working… \d+s/, 'the spinner ran');

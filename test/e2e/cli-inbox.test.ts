@@ -90,7 +90,10 @@ describe('warden inbox', { timeout: 180_000 }, () => {
     assert.equal(answered.code, 0, answered.stderr);
     assert.match(answered.stderr, /\[1\/2\] “(\[\[first\]\] )?Make ⟨U\+001B⟩\[2Jthe first file” · Bash/);
     assert.match(answered.stderr, /\? Allow Bash: touch first\.txt/);
-    assert.match(answered.stderr, /always \(a\) adds, for this session only: Bash\(touch first\.txt\)/);
+    assert.match(
+      answered.stderr,
+      /always \(a\) adds exactly: Bash\(touch first\.txt\) — for this CLI session, this thread or this project \(asked next\)/,
+    );
     assert.match(
       answered.stderr,
       /allow \(y\) \/ always \(a\) \/ deny \(n \[reason\]\) \/ skip \(s\) \/ quit \(q\)\? /,
