@@ -41,7 +41,7 @@ export class InboxView {
       'button',
       {
         type: 'button',
-        class: 'batch-open',
+        class: 'link batch-open',
         'aria-expanded': 'false',
         onclick: () => {
           if (this.batch.isOpen) this.batch.close();
