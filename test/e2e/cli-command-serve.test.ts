@@ -49,16 +49,13 @@ describe('warden serve', () => {
     assert.equal(authed.status, 200);
     assert.equal((await fetch(`${first.url}/`)).status, 200, 'the UI needs no token');
 
-    // One process per data directory: a `warden run` next to it fails at once and says why.
-    const run = spawnWarden(
-      ['run', 'hello', '--data-dir', session.dataDir, '--cwd', session.scratch.cwd],
-      session.env,
-      {
-        closeStdin: true,
-      },
-    );
-    assert.equal((await run.exited).code, 1);
-    assert.match(run.stderr(), /in use by another process .*pass --data-dir/);
+    // One server per data directory: a second `warden serve` on it fails at once and says why (a
+    // `warden run` next to it attaches instead: cli-attach-tmux.test.ts).
+    const other = spawnWarden(['serve', '--port', '0', '--data-dir', session.dataDir], session.env, {
+      closeStdin: true,
+    });
+    assert.equal((await other.exited).code, 1);
+    assert.match(other.stderr(), /in use by another process .*pass --data-dir/);
 
     first.serve.child.kill('SIGINT');
     assert.deepEqual(await first.serve.exited, { code: 0, signal: null });
