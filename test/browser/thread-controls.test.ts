@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { whenActionable } from './helpers/actionable.js';
+
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
@@ -20,6 +22,7 @@ test(
     const timeline = page.locator('.timeline');
     const first = timeline.locator('.item.tool-call', { hasText: 'touch one.txt' });
     await first.locator('.badge.pending').waitFor();
+    await whenActionable(first.locator('.pending-approval'));
     await first.getByRole('button', { name: /Always allow/ }).click();
     await first.locator('.badge.allowed', { hasText: 'always allowed by you' }).waitFor();
     await runEnded(warden, threadId);
