@@ -384,6 +384,72 @@ class RevokeRule implements Command {
   toString = (): string => `revokeRule(${this.pick}, ${this.kind})`;
 }
 
+type Rival = 'withdraw' | 'decide' | 'die' | 'stop' | 'interrupt' | 'full-access';
+
+/**
+ * A decision on a pending approval and a rival change of the same request, started in either order
+ * without waiting in between: whichever wins, the request is settled once and the CLI hears what the log
+ * says. The winner is read from the real side; everything else the rival does is predicted.
+ */
+class Race implements Command {
+  constructor(
+    readonly pick: number,
+    readonly behavior: 'allow' | 'deny',
+    readonly rival: Rival,
+    readonly rivalFirst: boolean,
+  ) {}
+  check = (m: Readonly<Model>): boolean => pendingAsk(m, this.pick) !== undefined;
+  async run(m: Model, r: Real): Promise<void> {
+    const a = pendingAsk(m, this.pick)!;
+    const ask = m.asks[a]!;
+    const realAsk = r.asks[a]!;
+    const thread = r.threads[ask.thread]!;
+    const decide = (): Promise<unknown> => r.sup.decide(realAsk.approvalId!, { behavior: this.behavior });
+    const rival = (): Promise<unknown> => {
+      switch (this.rival) {
+        case 'withdraw':
+          realAsk.withdraw();
+          return Promise.resolve();
+        case 'decide':
+          return r.sup.decide(realAsk.approvalId!, {
+            behavior: this.behavior === 'allow' ? 'deny' : 'allow',
+          });
+        case 'die':
+          thread.fake!.die();
+          thread.fake = undefined;
+          return until(() => r.sup.getThread(thread.id).thread.status === 'idle');
+        case 'stop':
+          thread.fake = undefined;
+          return r.sup.stop(thread.id);
+        case 'interrupt':
+          return r.sup.interrupt(thread.id);
+        case 'full-access':
+          return r.sup.setMode(thread.id, 'full-access');
+      }
+    };
+    const started = this.rivalFirst ? [rival(), decide()] : [decide(), rival()];
+    for (const outcome of await Promise.allSettled(started))
+      if (outcome.status === 'rejected')
+        assert.ok(
+          outcome.reason instanceof ConflictError,
+          `only a ConflictError may lose a race: ${String(outcome.reason)}`,
+        );
+    const t = ask.thread;
+    const model = m.threads[t]!;
+    if (this.rival === 'die' || this.rival === 'stop') endProcess(m, t);
+    if (this.rival === 'interrupt' && model.live) settleAsks(m, (x) => x.thread === t, 'deny');
+    if (this.rival === 'full-access') {
+      model.mode = 'full-access';
+      settleAsks(m, (x) => x.thread === t && x !== ask, 'allow');
+    }
+    assert.ok(await until(() => realAsk.answers > 0), 'the raced request was answered');
+    ask.status = realAsk.answer?.behavior === 'allow' ? 'allow' : 'deny';
+    await afterStep(m, r, `race:${this.rival}`);
+  }
+  toString = (): string =>
+    `race(${this.pick}, ${this.behavior}, ${this.rival}, ${this.rivalFirst ? 'rival first' : 'decision first'})`;
+}
+
 /** The host closes and a new one opens on the same data directory (a scripted CLI cannot be left running). */
 class Reopen implements Command {
   check = (): boolean => true;
@@ -427,4 +493,15 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.tuple(pick, mode).map(([p, m]) => new SetMode(p, m)), weight: 1 },
   { arbitrary: fc.tuple(pick, kind).map(([p, k]) => new RevokeRule(p, k)), weight: 2 },
   { arbitrary: fc.constant(new Reopen()), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(
+        pick,
+        fc.constantFrom<'allow' | 'deny'>('allow', 'deny'),
+        fc.constantFrom<Rival>('withdraw', 'decide', 'die', 'stop', 'interrupt', 'full-access'),
+        fc.boolean(),
+      )
+      .map(([p, b, rival, first]) => new Race(p, b, rival, first)),
+    weight: 4,
+  },
 );
