@@ -135,35 +135,50 @@ class Result implements Command {
   toString = (): string => `result(${this.pick})`;
 }
 
-/** The CLI asks for permission, from the open turn or from a running background subagent. */
+/**
+ * The CLI asks for permission: from the main conversation (during a turn, or after it, when the last run
+ * still has running subagents), from a running background subagent, or naming an agent Warden does not
+ * know (a foreground subagent, owned by the turn in progress). With no run to own it, it is denied.
+ */
 class Ask implements Command {
   constructor(
     readonly pick: number,
     readonly kind: Kind,
-    readonly fromSubagent: number | null,
+    readonly from: number | 'main' | 'unknown agent',
   ) {}
-  #owner(m: Readonly<Model>): { t: number; run: number; subagent: number | undefined } | undefined {
+  #owner(
+    m: Readonly<Model>,
+  ): { t: number; run: number | undefined; subagent: number | undefined } | undefined {
     const t = pickThread(m, this.pick);
     if (t === undefined || !m.threads[t]!.live) return undefined;
     const thread = m.threads[t]!;
-    if (this.fromSubagent === null)
-      return thread.openRun === undefined ? undefined : { t, run: thread.openRun, subagent: undefined };
-    const s = runningSubagent(thread, this.fromSubagent);
+    if (this.from === 'unknown agent') return { t, run: thread.openRun, subagent: undefined };
+    if (this.from === 'main') {
+      const last = thread.runs.length - 1;
+      const lastOwns = last >= 0 && !thread.runs[last]!.released;
+      return { t, run: thread.openRun ?? (lastOwns ? last : undefined), subagent: undefined };
+    }
+    const s = runningSubagent(thread, this.from);
     return s === undefined ? undefined : { t, run: thread.subagents[s]!.run, subagent: s };
   }
   check = (m: Readonly<Model>): boolean => this.#owner(m) !== undefined;
   async run(m: Model, r: Real): Promise<void> {
     const { t, run, subagent } = this.#owner(m)!;
     const thread = r.threads[t]!;
-    const agentID = subagent === undefined ? undefined : thread.subagentIds[subagent];
+    const agentID =
+      this.from === 'unknown agent'
+        ? 'agent-nobody-started'
+        : subagent === undefined
+          ? undefined
+          : thread.subagentIds[subagent];
     const ask = r.ask(t, this.kind, agentID);
-    const expected = verdict(m.threads[t]!, this.kind);
+    const expected = run === undefined ? 'deny' : verdict(m.threads[t]!, this.kind);
     m.asks.push({
       thread: t,
-      run,
+      run: run ?? -1,
       subagent,
       kind: this.kind,
-      status: expected === 'allow' ? 'allow' : 'pending',
+      status: expected === 'ask' ? 'pending' : expected,
     });
     if (expected === 'ask') {
       const find = (): string | undefined =>
@@ -173,9 +188,9 @@ class Ask implements Command {
       await until(() => find() !== undefined || ask.answers > 0);
       ask.approvalId = find();
     }
-    await afterStep(m, r, 'ask');
+    await afterStep(m, r, run === undefined ? 'askUnowned' : 'ask');
   }
-  toString = (): string => `ask(${this.pick}, ${this.kind}, ${String(this.fromSubagent)})`;
+  toString = (): string => `ask(${this.pick}, ${this.kind}, ${String(this.from)})`;
 }
 
 /** The CLI withdraws a request it is waiting on (its control_cancel_request). */
@@ -467,7 +482,12 @@ const pick = fc.nat({ max: 30 });
 const mode = fc.constantFrom(...THREAD_MODES);
 const kind = fc.constantFrom(...KINDS);
 
-const ask = fc.tuple(pick, kind, fc.option(pick, { freq: 2 })).map(([p, k, s]) => new Ask(p, k, s));
+const askFrom = fc.oneof(
+  { arbitrary: fc.constant<'main'>('main'), weight: 6 },
+  { arbitrary: pick, weight: 3 },
+  { arbitrary: fc.constant<'unknown agent'>('unknown agent'), weight: 1 },
+);
+const ask = fc.tuple(pick, kind, askFrom).map(([p, k, from]) => new Ask(p, k, from));
 const decide = fc
   .tuple(
     pick,
