@@ -10,6 +10,7 @@ import webpush from 'web-push';
 import { failureOf, retryDelay, sleep } from './backoff.js';
 import type { PushPayload } from './push-payload.js';
 import type { StoredSubscription } from './push-subscriptions.js';
+import { SerialQueue } from './serial-queue.js';
 import type { VapidKeys } from './vapid-keys.js';
 import { redact, type DeliveryLimits } from './webhook-endpoint.js';
 
@@ -35,45 +36,32 @@ interface Item {
 }
 
 export class PushEndpoint {
-  readonly #queue: Item[] = [];
-  readonly #closed = new AbortController();
-  #running = false;
+  readonly #queue: SerialQueue<Item>;
 
   constructor(
     readonly subscription: StoredSubscription,
     readonly settings: PushSettings,
-  ) {}
+  ) {
+    this.#queue = new SerialQueue({
+      maxQueue: () => this.settings.limits.maxQueue,
+      deliver: (item) => this.#deliver(item),
+      onDropped: ({ payload }, maxQueue) =>
+        this.settings.onError(
+          new PushDeliveryError(
+            `push to ${redact(this.subscription.endpoint)}: queue full (${maxQueue}); dropped ${payload.type} for approval ${payload.approvalId}`,
+          ),
+        ),
+    });
+  }
 
   /** Queues a push; returns at once. */
   enqueue(payload: PushPayload, ttlSeconds: number): void {
-    if (this.#closed.signal.aborted) return;
-    const { maxQueue } = this.settings.limits;
-    if (this.#queue.length >= maxQueue) {
-      const dropped = this.#queue.shift();
-      this.settings.onError(
-        new PushDeliveryError(
-          `push to ${redact(this.subscription.endpoint)}: queue full (${maxQueue}); dropped ${dropped?.payload.type} for approval ${dropped?.payload.approvalId}`,
-        ),
-      );
-    }
     this.#queue.push({ payload, ttlSeconds });
-    if (!this.#running) void this.#drain();
   }
 
   /** Stops: the POST in flight is aborted, waiting pushes are dropped. */
   close(): void {
-    this.#closed.abort();
-    this.#queue.length = 0;
-  }
-
-  async #drain(): Promise<void> {
-    this.#running = true;
-    try {
-      for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift())
-        await this.#deliver(item);
-    } finally {
-      this.#running = false;
-    }
+    this.#queue.close();
   }
 
   async #deliver({ payload, ttlSeconds }: Item): Promise<void> {
@@ -96,15 +84,15 @@ export class PushEndpoint {
     }
     let last = '';
     for (let attempt = 1; attempt <= limits.attempts; attempt++) {
-      if (this.#closed.signal.aborted) return;
-      if (attempt > 1 && !(await sleep(retryDelay(attempt, limits), this.#closed.signal))) return;
+      if (this.#queue.signal.aborted) return;
+      if (attempt > 1 && !(await sleep(retryDelay(attempt, limits), this.#queue.signal))) return;
       try {
         const response = await fetch(request.endpoint, {
           method: 'POST',
           headers: request.headers as Record<string, string>,
           body: request.body,
           redirect: 'manual',
-          signal: AbortSignal.any([this.#closed.signal, AbortSignal.timeout(limits.timeoutMs)]),
+          signal: AbortSignal.any([this.#queue.signal, AbortSignal.timeout(limits.timeoutMs)]),
         });
         await response.body?.cancel();
         if (response.status >= 200 && response.status < 300) return;
@@ -115,7 +103,7 @@ export class PushEndpoint {
         last = `answered ${response.status}`;
         if (response.status < 500 && response.status !== 408 && response.status !== 429) break;
       } catch (error) {
-        if (this.#closed.signal.aborted) return;
+        if (this.#queue.signal.aborted) return;
         last = failureOf(error, limits.timeoutMs);
       }
     }

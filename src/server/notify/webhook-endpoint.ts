@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { failureOf, retryDelay, sleep } from './backoff.js';
 import { render, type WebhookFormat } from './formats.js';
 import type { Notice } from './notice.js';
+import { SerialQueue } from './serial-queue.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
 
 export interface DeliveryLimits {
@@ -36,9 +37,7 @@ export class WebhookDeliveryError extends Error {
 }
 
 export class WebhookEndpoint {
-  readonly #queue: { notice: Notice; delivery: string }[] = [];
-  readonly #closed = new AbortController();
-  #running = false;
+  readonly #queue: SerialQueue<{ notice: Notice; delivery: string }>;
 
   constructor(
     readonly url: string,
@@ -46,45 +45,35 @@ export class WebhookEndpoint {
     readonly limits: DeliveryLimits,
     readonly secret: string,
     readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.#queue = new SerialQueue({
+      maxQueue: () => this.limits.maxQueue,
+      deliver: (item) => this.#deliver(item.notice, item.delivery),
+      onDropped: ({ notice }, maxQueue) =>
+        this.onError(
+          new WebhookDeliveryError(
+            `webhook ${redact(this.url)}: queue full (${maxQueue}); dropped ${notice.type} for approval ${notice.approval.id}`,
+          ),
+        ),
+    });
+  }
 
   /** Queues a notice; returns at once. */
   enqueue(notice: Notice): void {
-    if (this.#closed.signal.aborted) return;
-    if (this.#queue.length >= this.limits.maxQueue) {
-      const dropped = this.#queue.shift();
-      this.onError(
-        new WebhookDeliveryError(
-          `webhook ${redact(this.url)}: queue full (${this.limits.maxQueue}); dropped ${dropped?.notice.type} for approval ${dropped?.notice.approval.id}`,
-        ),
-      );
-    }
     this.#queue.push({ notice, delivery: randomUUID() });
-    if (!this.#running) void this.#drain();
   }
 
   /** Stops: the POST in flight is aborted, waiting notices are dropped. */
   close(): void {
-    this.#closed.abort();
-    this.#queue.length = 0;
-  }
-
-  async #drain(): Promise<void> {
-    this.#running = true;
-    try {
-      for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift())
-        await this.#deliver(item.notice, item.delivery);
-    } finally {
-      this.#running = false;
-    }
+    this.#queue.close();
   }
 
   async #deliver(notice: Notice, delivery: string): Promise<void> {
     const rendered = render(this.format, notice);
     let last = '';
     for (let attempt = 1; attempt <= this.limits.attempts; attempt++) {
-      if (this.#closed.signal.aborted) return;
-      if (attempt > 1 && !(await sleep(retryDelay(attempt, this.limits), this.#closed.signal))) return;
+      if (this.#queue.signal.aborted) return;
+      if (attempt > 1 && !(await sleep(retryDelay(attempt, this.limits), this.#queue.signal))) return;
       try {
         const response = await fetch(this.url, {
           method: 'POST',
@@ -98,7 +87,7 @@ export class WebhookEndpoint {
             'x-warden-attempt': String(attempt),
             [SIGNATURE_HEADER]: signBody(this.secret, rendered.body),
           },
-          signal: AbortSignal.any([this.#closed.signal, AbortSignal.timeout(this.limits.timeoutMs)]),
+          signal: AbortSignal.any([this.#queue.signal, AbortSignal.timeout(this.limits.timeoutMs)]),
         });
         await response.body?.cancel();
         if (response.status >= 200 && response.status < 300) return;
@@ -106,7 +95,7 @@ export class WebhookEndpoint {
         // A refusal that will not change on its own (bad URL, auth, gone) is not retried.
         if (response.status < 500 && response.status !== 408 && response.status !== 429) break;
       } catch (error) {
-        if (this.#closed.signal.aborted) return;
+        if (this.#queue.signal.aborted) return;
         last = failureOf(error, this.limits.timeoutMs);
       }
     }
