@@ -67,6 +67,7 @@ export class CreateThread implements Command {
       mode: this.mode,
       live: false,
       openRun: undefined,
+      queued: [],
       runs: [],
       subagents: [],
       grants: new Map(),
@@ -76,16 +77,20 @@ export class CreateThread implements Command {
   toString = (): string => `createThread(${this.mode})`;
 }
 
-/** send() and the CLI's opening of the turn (its init frame naming the message). */
+/**
+ * send(): with no turn open, the CLI opens one for the message (its init frame names it); during a turn
+ * the message is queued, and the CLI takes it when the turn ends.
+ */
 class Send implements Command {
   constructor(readonly pick: number) {}
   check = (m: Readonly<Model>): boolean => {
     const t = pickThread(m, this.pick);
-    return t !== undefined && m.threads[t]!.openRun === undefined;
+    return t !== undefined && m.threads[t]!.queued.length < 2;
   };
   async run(m: Model, r: Real): Promise<void> {
     const t = pickThread(m, this.pick)!;
     const thread = r.threads[t]!;
+    const model = m.threads[t]!;
     const before = r.made.length;
     const run = await r.sup.send(thread.id, `message ${thread.runIds.length + 1}`);
     if (r.made.length > before || thread.fake === undefined) {
@@ -94,20 +99,32 @@ class Send implements Command {
     }
     const uuid = String(run.userMessageId);
     await thread.fake!.received(uuid);
-    thread.fake!.emit(frames.init([uuid]));
-    assert.ok(
-      await until(() => r.sup.getThread(thread.id).runs.at(-1)?.status === 'running'),
-      'the run started',
-    );
     thread.runIds.push(run.id);
     thread.uuids.push(uuid);
-    const model = m.threads[t]!;
     model.live = true;
     model.runs.push({ ended: false, released: false });
-    model.openRun = model.runs.length - 1;
-    await afterStep(m, r, 'send');
+    const index = model.runs.length - 1;
+    if (model.openRun === undefined) {
+      await openTurn(r, t, index);
+      model.openRun = index;
+    } else {
+      assert.equal(run.status, 'queued', 'a message sent during a turn is queued');
+      model.queued.push(index);
+    }
+    await afterStep(m, r, model.openRun === index ? 'send' : 'sendQueued');
   }
   toString = (): string => `send(${this.pick})`;
+}
+
+/** The CLI opens the turn of run `index` (its init frame names the run's message). */
+async function openTurn(r: Real, t: number, index: number): Promise<void> {
+  const thread = r.threads[t]!;
+  const runId = thread.runIds[index]!;
+  thread.fake!.emit(frames.init([thread.uuids[index]!]));
+  assert.ok(
+    await until(() => r.sup.getThread(thread.id).runs.find((x) => x.id === runId)?.status === 'running'),
+    'the run started',
+  );
 }
 
 /** The CLI ends the open turn with a result. */
@@ -130,6 +147,11 @@ class Result implements Command {
     model.openRun = undefined;
     model.runs[runIndex]!.ended = true;
     maybeRelease(m, t, runIndex);
+    const next = model.queued.shift();
+    if (next !== undefined) {
+      await openTurn(r, t, next);
+      model.openRun = next;
+    }
     await afterStep(m, r, 'result');
   }
   toString = (): string => `result(${this.pick})`;

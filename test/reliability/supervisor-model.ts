@@ -53,6 +53,8 @@ export interface ModelThread {
   live: boolean;
   /** The run whose turn is open (init seen, no result yet). */
   openRun: number | undefined;
+  /** Runs sent while a turn was open, in order: the CLI takes each when the turn before it ends. */
+  queued: number[];
   runs: ModelRun[];
   subagents: ModelSubagent[];
   grants: Map<Kind, Scope>;
@@ -104,6 +106,7 @@ export function endProcess(model: Model, threadIndex: number): void {
   const thread = model.threads[threadIndex]!;
   thread.live = false;
   thread.openRun = undefined;
+  thread.queued = [];
   for (const run of thread.runs) {
     run.ended = true;
     run.released = true;
