@@ -249,6 +249,14 @@ class Decide implements Command {
           ? { behavior: 'deny' as const, message: 'no', interrupt: true }
           : { behavior: this.behaviour };
     await r.sup.decide(approvalId, decision);
+    const answered = r.asks[a]!;
+    assert.ok(await until(() => answered.answers > 0), 'the decision reached the CLI');
+    const interrupt = answered.answer?.behavior === 'deny' && answered.answer.interrupt === true;
+    assert.equal(
+      interrupt,
+      this.behaviour === 'deny_interrupt',
+      'the CLI is told to interrupt only when asked',
+    );
     ask.status = this.behaviour.startsWith('allow') ? 'allow' : 'deny';
     if (this.behaviour === 'allow_always') m.threads[ask.thread]!.grants.set(ask.kind, this.scope);
     await afterStep(m, r, 'decide');
