@@ -96,10 +96,17 @@ export function assertInvariants(real: Real): void {
 
   for (const thread of sup.listThreads()) {
     if (thread.status === 'live') continue;
-    for (const run of sup.getThread(thread.id).runs)
+    const view = sup.getThread(thread.id);
+    for (const run of view.runs)
       assert.ok(
         run.status !== 'running' && run.status !== 'queued',
         `run ${run.id} is ${run.status} while thread ${thread.id} has no process`,
+      );
+    for (const subagent of view.subagents)
+      assert.notEqual(
+        subagent.status,
+        'running',
+        `subagent ${subagent.id} runs while its thread has no process`,
       );
   }
 }
