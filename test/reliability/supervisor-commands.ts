@@ -3,11 +3,16 @@
 // that every invariant holds.
 import assert from 'node:assert/strict';
 
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
 import fc from 'fast-check';
 
 import { ConflictError } from '../../src/protocol/errors.js';
 import { THREAD_MODES, type ThreadMode } from '../../src/store/records.js';
-import { assertInvariants, assertMatchesModel } from './supervisor-invariants.js';
+import { Supervisor } from '../../src/supervisor/index.js';
+import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
+import { assertInvariants, assertLogInvariants, assertMatchesModel } from './supervisor-invariants.js';
 import {
   KINDS,
   endProcess,
@@ -508,6 +513,46 @@ class Reopen implements Command {
   toString = (): string => 'reopen()';
 }
 
+/**
+ * The host is killed (its data directory copied as it is on disk, mid-history) and a new host opens the
+ * copy: everything that was live is closed out — pending approvals expired, runs interrupted, subagents
+ * lost — and the copy's log keeps every invariant. The original history goes on.
+ */
+class HostKilled implements Command {
+  check = (): boolean => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const before = r.sup;
+    const pending = before.listApprovals({ status: 'pending' }).map((a) => a.id);
+    const unfinished = before
+      .listThreads()
+      .flatMap((t) => before.getThread(t.id).runs)
+      .filter((run) => run.status === 'running' || run.status === 'queued')
+      .map((run) => run.id);
+    const copy = join(r.root, `killed-${r.counts.get('hostKilled') ?? 0}`);
+    cpSync(r.options.dataDir, copy, { recursive: true });
+    const { query } = fakeQueries();
+    const after = await Supervisor.open({ dataDir: copy, query, onWarning: () => undefined });
+    try {
+      assert.equal(after.recovered.approvalsExpired, pending.length, 'every pending approval is closed out');
+      assert.equal(after.recovered.runsInterrupted, unfinished.length, 'every unfinished run is closed out');
+      for (const id of pending) assert.equal(after.getApproval(id).status, 'expired');
+      assert.deepEqual(after.listApprovals({ status: 'pending' }), []);
+      for (const thread of after.listThreads()) {
+        assert.equal(thread.status, 'idle');
+        const view = after.getThread(thread.id);
+        assert.ok(view.runs.every((run) => run.status !== 'running' && run.status !== 'queued'));
+        assert.ok(view.subagents.every((subagent) => subagent.status !== 'running'));
+      }
+      assertLogInvariants(after);
+    } finally {
+      await after.close();
+      rmSync(copy, { recursive: true, force: true });
+    }
+    await afterStep(m, r, 'hostKilled');
+  }
+  toString = (): string => 'hostKilled()';
+}
+
 const pick = fc.nat({ max: 30 });
 const mode = fc.constantFrom(...THREAD_MODES);
 const kind = fc.constantFrom(...KINDS);
@@ -543,6 +588,7 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.tuple(pick, mode).map(([p, m]) => new SetMode(p, m)), weight: 1 },
   { arbitrary: fc.tuple(pick, kind).map(([p, k]) => new RevokeRule(p, k)), weight: 2 },
   { arbitrary: fc.constant(new Reopen()), weight: 1 },
+  { arbitrary: fc.constant(new HostKilled()), weight: 1 },
   {
     arbitrary: fc
       .tuple(
