@@ -407,8 +407,11 @@ class SetMode implements Command {
     const t = pickThread(m, this.pick)!;
     await r.sup.setMode(r.threads[t]!.id, this.mode);
     const model = m.threads[t]!;
-    model.mode = this.mode;
-    settleAsks(m, (a) => a.thread === t && verdict(model, a.kind) === 'allow', 'allow');
+    // The same mode again changes nothing: pending approvals are judged again only on a change.
+    if (model.mode !== this.mode) {
+      model.mode = this.mode;
+      settleAsks(m, (a) => a.thread === t && verdict(model, a.kind) === 'allow', 'allow');
+    }
     await afterStep(m, r, 'setMode');
   }
   toString = (): string => `setMode(${this.pick}, ${this.mode})`;
