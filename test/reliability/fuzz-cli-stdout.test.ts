@@ -188,6 +188,10 @@ for (const { name, scripts } of kinds) {
         tally.inputs += 1;
         const fed = await feed(script);
         assertTyped(fed);
+        for (const warning of fed.warnings) {
+          const key = `warned ${(warning as WardenError).code}`;
+          codes.set(key, (codes.get(key) ?? 0) + 1);
+        }
         if (fed.outcome.kind === 'failed') {
           tally.failed += 1;
           const code = (fed.outcome.error as WardenError).code;
@@ -198,7 +202,7 @@ for (const { name, scripts } of kinds) {
     );
     const errors = [...codes].map(([code, n]) => `${code}=${n}`).join(' ');
     console.log(
-      `[reliability] fuzz cli-stdout ${name}: ${tally.inputs} inputs, ${tally.ended} ended, ${tally.failed} failed typed (${errors}), ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `[reliability] fuzz cli-stdout ${name}: ${tally.inputs} inputs, ${tally.ended} ended, ${tally.failed} failed typed; errors and warnings by code: ${errors}, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   });
 }
