@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import fc from 'fast-check';
 
-import { ConflictError } from '../../src/protocol/errors.js';
+import { ConflictError, WardenError } from '../../src/protocol/errors.js';
 import { THREAD_MODES, type ThreadMode } from '../../src/store/records.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
@@ -75,7 +75,7 @@ export class CreateThread implements Command {
       queued: [],
       runs: [],
       subagents: [],
-      grants: new Map(),
+      grants: new Set(),
     });
     await afterStep(m, r, 'createThread');
   }
@@ -263,7 +263,7 @@ class Decide implements Command {
       'the CLI is told to interrupt only when asked',
     );
     ask.status = this.behaviour.startsWith('allow') ? 'allow' : 'deny';
-    if (this.behaviour === 'allow_always') m.threads[ask.thread]!.grants.set(ask.kind, this.scope);
+    if (this.behaviour === 'allow_always') m.threads[ask.thread]!.grants.add(`${ask.kind}:${this.scope}`);
     await afterStep(m, r, 'decide');
   }
   toString = (): string => `decide(${this.pick}, ${this.behaviour}, ${this.scope})`;
@@ -417,24 +417,31 @@ class SetMode implements Command {
   toString = (): string => `setMode(${this.pick}, ${this.mode})`;
 }
 
+/** Removes a granted rule; a rule that is not granted in that scope is refused and changes nothing. */
 class RevokeRule implements Command {
   constructor(
     readonly pick: number,
     readonly kind: Kind,
+    readonly scope: Scope,
   ) {}
-  check = (m: Readonly<Model>): boolean => {
-    const t = pickThread(m, this.pick);
-    return t !== undefined && m.threads[t]!.grants.has(this.kind);
-  };
+  check = (m: Readonly<Model>): boolean => pickThread(m, this.pick) !== undefined;
   async run(m: Model, r: Real): Promise<void> {
     const t = pickThread(m, this.pick)!;
     const model = m.threads[t]!;
     const thread = r.threads[t]!;
-    await r.sup.revokeRule(thread.id, ruleOf(this.kind, thread.cwd), model.grants.get(this.kind));
-    model.grants.delete(this.kind);
-    await afterStep(m, r, 'revokeRule');
+    const granted = model.grants.has(`${this.kind}:${this.scope}`);
+    const revoking = r.sup.revokeRule(thread.id, ruleOf(this.kind, thread.cwd), this.scope);
+    if (granted) {
+      await revoking;
+      model.grants.delete(`${this.kind}:${this.scope}`);
+    } else {
+      const seq = r.sup.lastSeq();
+      await assert.rejects(revoking, WardenError);
+      assert.equal(r.sup.lastSeq(), seq, 'a refused revocation writes nothing');
+    }
+    await afterStep(m, r, granted ? 'revokeRule' : 'revokeAbsentRule');
   }
-  toString = (): string => `revokeRule(${this.pick}, ${this.kind})`;
+  toString = (): string => `revokeRule(${this.pick}, ${this.kind}, ${this.scope})`;
 }
 
 type Rival = 'withdraw' | 'decide' | 'die' | 'stop' | 'interrupt' | 'full-access';
@@ -589,7 +596,12 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: pick.map((p) => new LaunchSubagent(p)), weight: 2 },
   { arbitrary: fc.tuple(pick, pick, fc.boolean()).map(([p, w, s]) => new SubagentEnds(p, w, s)), weight: 2 },
   { arbitrary: fc.tuple(pick, mode).map(([p, m]) => new SetMode(p, m)), weight: 1 },
-  { arbitrary: fc.tuple(pick, kind).map(([p, k]) => new RevokeRule(p, k)), weight: 2 },
+  {
+    arbitrary: fc
+      .tuple(pick, kind, fc.constantFrom<Scope>('thread', 'session'))
+      .map(([p, k, s]) => new RevokeRule(p, k, s)),
+    weight: 1,
+  },
   { arbitrary: fc.constant(new Reopen()), weight: 1 },
   { arbitrary: fc.constant(new HostKilled()), weight: 1 },
   {

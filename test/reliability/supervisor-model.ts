@@ -57,7 +57,8 @@ export interface ModelThread {
   queued: number[];
   runs: ModelRun[];
   subagents: ModelSubagent[];
-  grants: Map<Kind, Scope>;
+  /** The kinds "always allow" granted, as `kind:scope` (a kind may be granted in both scopes). */
+  grants: Set<`${Kind}:${Scope}`>;
 }
 
 export type AskStatus = 'pending' | 'allow' | 'deny';
@@ -81,7 +82,12 @@ export function emptyModel(): Model {
 
 /** What the thread's policy does with a request of this kind: answer it at once, or ask a person. */
 export function verdict(thread: ModelThread, kind: Kind): 'allow' | 'ask' {
-  if (thread.mode === 'full-access' || thread.grants.has(kind)) return 'allow';
+  if (
+    thread.mode === 'full-access' ||
+    thread.grants.has(`${kind}:thread`) ||
+    thread.grants.has(`${kind}:session`)
+  )
+    return 'allow';
   if (thread.mode === 'auto-edits' && kind === 'write') return 'allow';
   return 'ask';
 }
