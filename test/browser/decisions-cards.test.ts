@@ -54,6 +54,8 @@ describe('decision cards', { timeout: 180_000 }, () => {
     await card.getByLabel('Unit tests').check();
     await card.getByLabel('Your own answer to: Which checks should run before a release?').fill('Lint');
     await photograph(card, 'card-question');
+    // A screenshot may scroll the card, which starts its half second on screen again.
+    await whenActionable(card);
     await card.getByRole('button', { name: 'Send answers' }).click();
     await card.waitFor({ state: 'detached' });
 
@@ -110,6 +112,7 @@ describe('decision cards', { timeout: 180_000 }, () => {
     await card.getByLabel('Command to run instead').fill(EDITED_COMMAND);
     await card.locator('.edit-diff .add', { hasText: EDITED_COMMAND }).waitFor();
     await photograph(card, 'card-edited');
+    await whenActionable(card);
     await card.getByRole('button', { name: 'Approve edited' }).click();
     await card.waitFor({ state: 'detached' });
 
