@@ -1,6 +1,6 @@
 // @ts-check
 // Model text as Markdown, drawn inert. `marked` turns it into HTML with three rules of our own — raw HTML
-// in the text is shown as text, images become a plain "image: alt (address)" note (nothing is fetched),
+// in the text is shown as text, task-list boxes become ☑/☐ marks, images become a plain "image: alt (address)" note (nothing is fetched),
 // links keep only http(s) and mailto addresses — and DOMPurify then keeps only a short list of tags and
 // attributes, so no script, handler, style, form, frame, SVG or data: URL reaches the page whatever the
 // text says. Links open in a new tab without an opener or a referrer. Invisible and control characters are
@@ -39,7 +39,6 @@ const ALLOWED_TAGS = [
   'th',
   'td',
   'span',
-  'input',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'class'];
 const SAFE_URL = /^(?:https?:|mailto:)/iu;
@@ -56,6 +55,8 @@ const marked = new Marked({
     // Raw HTML in the model's text is text, not markup.
     html: ({ text }) => escapeHtml(text),
     // Never fetched: the page loads nothing the model points at.
+    // A task list's box is a mark, not a form control the page would let anyone type into or tick.
+    checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
     image: ({ href, text }) =>
       `<span class="md-image">image: ${escapeHtml(text || 'no description')} (${escapeHtml(href)})</span>`,
   },

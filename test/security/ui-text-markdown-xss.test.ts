@@ -24,6 +24,7 @@ const HOSTILE = [
   '<details open><summary>x</summary><p onmouseover="window.__pwned=1">hover</p></details>',
   '```html\n<script>window.__pwned = "code"</script><img src=x onerror=alert(1)>\n```',
   'Inline `<b onclick="x()">bold?</b>` and \u202Ereversed\u202C text.',
+  '- [x] a task list item\n- [ ] one that is not done', // drawn as ☑/☐, never as a form control
 ].join('\n\n'); // blank lines: each is its own block (an HTML block runs to the next blank line)
 
 interface Facts {
