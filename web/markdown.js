@@ -1,10 +1,11 @@
 // @ts-check
-// Model text as Markdown, drawn inert. `marked` turns it into HTML with three rules of our own — raw HTML
-// in the text is shown as text, task-list boxes become ☑/☐ marks, images become a plain "image: alt (address)" note (nothing is fetched),
-// links keep only http(s) and mailto addresses — and DOMPurify then keeps only a short list of tags and
-// attributes, so no script, handler, style, form, frame, SVG or data: URL reaches the page whatever the
-// text says. Links open in a new tab without an opener or a referrer. Invisible and control characters are
-// shown as markers (visible-text.js), as everywhere agent text is drawn.
+// Model text as Markdown, drawn inert. `marked` turns it into HTML with rules of our own — raw HTML in
+// the text is shown as text, task-list boxes become ☑/☐ marks, images become a plain "image: alt
+// (address)" note (nothing is fetched), links keep only http(s) and mailto addresses — and DOMPurify then
+// keeps only a short list of tags and attributes, so no script, handler, style, form control, frame, SVG
+// or data: URL reaches the page whatever the text says. Links open in a new tab without an opener or a
+// referrer. Invisible and control characters are shown as markers (visible-text.js), as everywhere agent
+// text is drawn.
 
 import { Marked } from '/vendor/marked.js';
 import DOMPurify from '/vendor/purify.js';
