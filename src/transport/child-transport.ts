@@ -14,6 +14,7 @@ import { FrameQueue } from './frame-queue.js';
 import { reapOnHostExit } from './host-exit-reaper.js';
 import { LineDecoder } from './line-decoder.js';
 import { killTree, signalGroup, signalProcess, startTicksOf, type ProcessTree } from './process-tree.js';
+import { settlesWithin } from './settles-within.js';
 import { StderrTail } from './stderr-tail.js';
 import { StdinWriter } from './stdin-writer.js';
 import type { StdioStreamName, TransportDiagnostic } from './diagnostics.js';
@@ -324,15 +325,7 @@ export class ChildTransport {
   }
 
   async #exitWithin(ms: number): Promise<boolean> {
-    if (this.#exit !== undefined) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(resolve, ms, false);
-      timer.unref();
-    });
-    const exited = await Promise.race([this.exited.then(() => true), timeout]);
-    clearTimeout(timer);
-    return exited;
+    return this.#exit !== undefined || (await settlesWithin(this.exited, ms));
   }
 
   #signal(signal: NodeJS.Signals): void {

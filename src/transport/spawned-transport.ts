@@ -9,6 +9,7 @@ import type { ChildExit } from './child-transport.js';
 import type { TransportDiagnostic } from './diagnostics.js';
 import { FrameQueue } from './frame-queue.js';
 import { LineDecoder } from './line-decoder.js';
+import { settlesWithin } from './settles-within.js';
 import { StdinWriter } from './stdin-writer.js';
 import type { Readable, Writable } from 'node:stream';
 
@@ -140,15 +141,7 @@ export class SpawnedTransport {
   }
 
   async #exitWithin(ms: number): Promise<boolean> {
-    if (this.#exit !== undefined) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(resolve, ms, false);
-      timer.unref();
-    });
-    const exited = await Promise.race([this.exited.then(() => true), timeout]);
-    clearTimeout(timer);
-    return exited;
+    return this.#exit !== undefined || (await settlesWithin(this.exited, ms));
   }
 
   #onData(chunk: Buffer): void {
