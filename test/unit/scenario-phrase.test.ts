@@ -5,30 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { scenario } from '../../src/testing/index.js';
-import type { RequestContext } from '../../src/testing/index.js';
-
-function ctx(overrides: Partial<RequestContext>): RequestContext {
-  return {
-    n: 1,
-    kind: 'main',
-    rounds: 0,
-    turnRounds: 0,
-    turns: 1,
-    step: 0,
-    isTaskNotification: false,
-    toolResults: [],
-    lastUserText: '',
-    firstUserText: '',
-    turnText: '',
-    systemText: '',
-    toolNames: [],
-    model: 'claude-mock',
-    stream: true,
-    body: {},
-    headers: {},
-    ...overrides,
-  };
-}
+import { ctx } from './helpers/request-context.js';
 
 const text = (reply: unknown): unknown =>
   (reply as { content?: { text?: string }[] } | null)?.content?.[0]?.text ?? null;

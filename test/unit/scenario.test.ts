@@ -5,29 +5,7 @@ import { test } from 'node:test';
 
 import { scenario } from '../../src/testing/index.js';
 import type { MockScript, Reply, RequestContext } from '../../src/testing/index.js';
-
-function ctx(overrides: Partial<RequestContext> = {}): RequestContext {
-  return {
-    n: 1,
-    kind: 'main',
-    rounds: 0,
-    turnRounds: 0,
-    turns: 1,
-    step: 0,
-    isTaskNotification: false,
-    toolResults: [],
-    lastUserText: '',
-    firstUserText: '',
-    turnText: '',
-    systemText: '',
-    toolNames: [],
-    model: 'claude-mock',
-    stream: true,
-    body: {},
-    headers: {},
-    ...overrides,
-  };
-}
+import { ctx } from './helpers/request-context.js';
 
 function main(marker: string, turnRounds = 0, extra: Partial<RequestContext> = {}): RequestContext {
   return ctx({ marker, turnMarker: marker, rounds: turnRounds, turnRounds, ...extra });
