@@ -1,6 +1,6 @@
 // What "always allow" adds, worked out once when the approval is made, so that what a person is shown is
-// exactly what the CLI gets. The rules are for the CLI session only (destination `session`): Warden never
-// has the CLI write a settings file, which would outlive the session and bypass Warden in every later one.
+// exactly what the CLI gets; a person may narrow them and pick how long they hold (grants.ts: a settings
+// file, which bypasses Warden in every later session of the project, only when a person chose that).
 // A rule is never wider than the request: the exact path for file tools, the exact command (or the
 // command's own prefix, when the CLI suggests that) for Bash, nothing at all for other tools. The CLI's
 // suggestions are only read, never echoed: they can be wider (`Read(//etc/**)` for one file) or
