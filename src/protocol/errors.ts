@@ -22,6 +22,10 @@ export type WardenErrorCode =
   | 'CONFLICT'
   | 'VALIDATION'
   | 'STORE_FAILED'
+  | 'STORE_FULL'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_LOCKED'
+  | 'STORE_CORRUPT'
   | 'SERVER_REQUEST_FAILED';
 
 export class WardenError extends Error {
@@ -227,10 +231,24 @@ export class ValidationError extends WardenError {
   }
 }
 
-/** The store could not be opened or written: a database from a newer Warden, a failed migration, I/O. */
+export type StoreErrorCode =
+  'STORE_FAILED' | 'STORE_FULL' | 'STORE_UNAVAILABLE' | 'STORE_LOCKED' | 'STORE_CORRUPT';
+
+/**
+ * The store could not be opened, read or written; `code` says why. `STORE_FULL`: the disk (or the
+ * database's size cap) is full. `STORE_UNAVAILABLE`: an I/O error (a failed write or fsync, a read-only
+ * file). `STORE_LOCKED`: another process holds the database. `STORE_CORRUPT`: the file is damaged or is
+ * not a Warden database. `STORE_FAILED`: anything else (a database from a newer Warden, a failed
+ * migration). Nothing of a failed commit is written.
+ */
 export class StoreError extends WardenError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('STORE_FAILED', message, options);
+  constructor(message: string, options?: { cause?: unknown; code?: StoreErrorCode }) {
+    super(options?.code ?? 'STORE_FAILED', message, options);
+  }
+
+  /** The same write may succeed later, with nothing else changed: the disk has room again, the I/O passes. */
+  get retryable(): boolean {
+    return this.code === 'STORE_FULL' || this.code === 'STORE_UNAVAILABLE';
   }
 }
 
