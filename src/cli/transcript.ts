@@ -196,6 +196,8 @@ export class Transcript {
         if (event.data.error !== null)
           this.#line(null, s.red(`The CLI ended with an error: ${safe(event.data.error)}`));
         return;
+      case 'thread.parked':
+        return this.#line(null, s.dim('(the CLI was parked while idle; the next message resumes it)'));
       case 'session.resume_failed':
         return this.#line(
           null,

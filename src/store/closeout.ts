@@ -40,7 +40,7 @@ export function closeoutDrafts(store: Store, threadId: string, options: Closeout
       });
     if (run.releasedAt === null) drafts.push({ type: 'run.released', data: { runId: run.id } });
   }
-  if (thread.status !== 'idle')
+  if (thread.status !== 'idle' && thread.status !== 'parked')
     drafts.push({
       type: 'session.ended',
       data: { generation: thread.generation, reason, error: options.error ?? null },

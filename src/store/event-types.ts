@@ -96,6 +96,11 @@ export interface EventDataMap {
    * reached the model are sent again in a new session.
    */
   'session.resume_failed': { generation: number; sessionId: string; error: string };
+  /**
+   * The thread's CLI was stopped because it had nothing to do (no turn, no subagent, nothing pending)
+   * for `idleMs`; the next send resumes its session in a new process. Committed with its session.ended.
+   */
+  'thread.parked': { generation: number; reason: 'idle'; idleMs: number };
   'run.created': {
     runId: string;
     status: 'queued' | 'running';
@@ -225,6 +230,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'thread.rules_granted',
   'thread.rule_revoked',
   'thread.deadlines_set',
+  'thread.parked',
   'session.started',
   'session.initialized',
   'session.stopping',

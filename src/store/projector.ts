@@ -71,6 +71,9 @@ export class Projector {
         return this.#touchThread(threadId, at, 'mode = ?', event.data.mode);
       case 'thread.titled':
         return this.#touchThread(threadId, at, 'title = ?', event.data.title);
+      case 'thread.parked':
+        // Written with the session's end: no CLI process, and the next send resumes the session.
+        return this.#touchThread(threadId, at, "status = 'parked'");
       case 'session.started':
         return this.#touchThread(threadId, at, "status = 'live', generation = ?", event.data.generation);
       case 'session.initialized':

@@ -5,8 +5,11 @@
 export type ThreadMode = 'supervised' | 'auto-edits' | 'full-access';
 export const THREAD_MODES: readonly ThreadMode[] = ['supervised', 'auto-edits', 'full-access'];
 
-/** `idle`: no CLI process. `live`: one CLI process runs for the thread. `stopping`: stop() is under way. */
-export type ThreadStatus = 'idle' | 'live' | 'stopping';
+/**
+ * `idle`: no CLI process. `live`: one CLI process runs for the thread. `stopping`: stop() is under way.
+ * `parked`: no CLI process because it had nothing to do for the idle period; the next send resumes it.
+ */
+export type ThreadStatus = 'idle' | 'live' | 'stopping' | 'parked';
 
 /** `queued`: sent while another turn ran. Ends in exactly one of completed, failed, interrupted. */
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
