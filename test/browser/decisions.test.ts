@@ -17,6 +17,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
 
     const card = page.locator('.approval', { hasText: 'touch deny.txt' });
     await card.getByLabel('Reason for denying (the agent reads it)').fill('No new files <b>today</b>');
+    await whenActionable(card);
     await card.getByRole('button', { name: /^Deny( d)?$/ }).click();
     await card.waitFor({ state: 'detached' });
     await runEnded(warden, threadId);
@@ -97,6 +98,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
 
     holdEvents = true;
     await warden.supervisor.decide(approvalId, { behavior: 'allow' });
+    await whenActionable(card);
     await card.getByRole('button', { name: /Approve once/ }).click();
 
     await page.locator('.toast', { hasText: 'Already settled elsewhere' }).waitFor();

@@ -78,16 +78,25 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       scratch.cleanup();
     });
 
+    // Every line the host writes is kept until it dies, not only those before `ready`: an event it
+    // commits just after the approval (the CLI's frames are not ordered against the request) is one it
+    // reported, not one the recovery wrote.
     const reported: Reported[] = [];
     let ready: { threadId: string; runId: string; approvalId: string } | undefined;
-    for await (const line of createInterface({ input: host.stdout })) {
-      const message = JSON.parse(line) as { event?: Reported; ready?: typeof ready };
-      if (message.event !== undefined) reported.push(message.event);
-      if (message.ready !== undefined) {
-        ready = message.ready;
-        break;
+    let announceReady: () => void = () => undefined;
+    const readyReported = new Promise<void>((resolve) => (announceReady = resolve));
+    const allRead = (async () => {
+      for await (const line of createInterface({ input: host.stdout })) {
+        const message = JSON.parse(line) as { event?: Reported; ready?: typeof ready };
+        if (message.event !== undefined) reported.push(message.event);
+        if (message.ready !== undefined && ready === undefined) {
+          ready = message.ready;
+          announceReady();
+        }
       }
-    }
+      announceReady();
+    })();
+    await readyReported;
     assert.ok(ready !== undefined, `the host reported a pending approval; stderr: ${stderr.join('')}`);
     const sessionId = reported.find((e) => e.type === 'session.initialized')?.data.sessionId;
     assert.equal(typeof sessionId, 'string', 'the host reported the CLI session id');
@@ -100,6 +109,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     const exited = once(host, 'exit');
     host.kill('SIGKILL');
     assert.deepEqual(await exited, [null, 'SIGKILL']);
+    await allRead;
     // A SIGKILLed host cannot reap its CLI (it runs in its own process group): the crash leaves it to us.
     for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
     await waitForNoProcess(scratch.home);
