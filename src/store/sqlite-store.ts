@@ -1,13 +1,14 @@
 // The Store on SQLite (better-sqlite3 12.x). WAL with synchronous=FULL: a commit that returned is on disk,
 // so an approval or decision acknowledged to anyone survives a crash of the host or the machine. The
-// database is opened in exclusive locking mode: one host at a time.
-import { mkdirSync } from 'node:fs';
+// database is opened in exclusive locking mode: one host at a time. A failure says why in its code
+// (sqlite-failure.ts): a full disk, a lock, a damaged file; a damaged file is never opened as an empty log.
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { StoreError, WardenError } from '../protocol/errors.js';
+import { StoreError } from '../protocol/errors.js';
 import type { AuditRow } from './audit-chain.js';
 import { AuditLog, type AuditQuery } from './audit-log.js';
 import { EVENT_TYPES, type EventDraft, type StoredEvent } from './event-types.js';
@@ -23,6 +24,7 @@ import {
   threadFromRow,
   type Row,
 } from './rows.js';
+import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
 
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
@@ -30,6 +32,8 @@ const DEFAULT_EVENT_PAGE = 500;
 
 export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
+  /** The database file, for the errors that name it. */
+  readonly #path: string;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
   readonly #projector: Projector;
   readonly #audit: AuditLog;
@@ -45,6 +49,7 @@ export class SqliteStore implements Store {
     let db: BetterSqlite3.Database | undefined;
     try {
       if (path !== ':memory:') {
+        refuseEmptyFile(path);
         // Private from byte one: SQLite gives the -wal and -shm files the database file's mode.
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         createPrivateFile(path);
@@ -59,20 +64,17 @@ export class SqliteStore implements Store {
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       migrate(db);
-      return new SqliteStore(db);
+      return new SqliteStore(db, path);
     } catch (error) {
       db?.close();
-      if (error instanceof WardenError) throw error;
-      const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
-      throw new StoreError(
-        busy ? `The store at ${path} is in use by another process` : `Could not open the store at ${path}`,
-        { cause: error },
-      );
+      // Nothing was written: a damaged or foreign file is left as it is, for a person to look at.
+      throw storeFailure(error, 'Could not open the store', path);
     }
   }
 
-  private constructor(db: BetterSqlite3.Database) {
+  private constructor(db: BetterSqlite3.Database, path: string) {
     this.#db = db;
+    this.#path = path;
     this.#projector = new Projector(db);
     this.#audit = new AuditLog(db);
     const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
@@ -114,9 +116,22 @@ export class SqliteStore implements Store {
     try {
       return this.#commit(threadId, drafts, spoolOffset);
     } catch (error) {
-      if (error instanceof WardenError) throw error;
-      throw new StoreError(`Could not commit ${drafts.map((d) => d.type).join(', ')}`, { cause: error });
+      throw storeFailure(error, `Could not commit ${drafts.map((d) => d.type).join(', ')}`, this.#path);
     }
+  }
+
+  /**
+   * Caps the database file at `maxBytes` (in whole pages, never below what it holds now), or lifts the cap
+   * with null. Past it a commit fails with STORE_FULL, exactly as on a full disk, and writes nothing: a
+   * quota for an embedding application, and a disk that fills without privileges in tests.
+   */
+  limitSize(maxBytes: number | null): void {
+    if (maxBytes !== null && !(Number.isSafeInteger(maxBytes) && maxBytes > 0))
+      throw new TypeError('maxBytes must be a positive integer or null');
+    const pageSize = Number(this.#db.pragma('page_size', { simple: true }));
+    // SQLite's own ceiling stands for "no cap".
+    const pages = maxBytes === null ? 4294967294 : Math.max(1, Math.floor(maxBytes / pageSize));
+    this.#db.pragma(`max_page_count = ${pages}`);
   }
 
   getThread(id: string): ThreadRecord | undefined {
@@ -240,4 +255,24 @@ export class SqliteStore implements Store {
     }
     return statement;
   }
+}
+
+/**
+ * An empty database file that was there before this open: SQLite would take it for a new database and
+ * the host would start on an empty log, so it is refused. Warden writes the schema in the same call that
+ * creates the file; an empty one was truncated (or a first open was cut short, with nothing in it).
+ */
+function refuseEmptyFile(path: string): void {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return; // Missing (created next) or unreadable (the open says why).
+  }
+  if (size === 0)
+    throw new StoreError(
+      `Could not open the store at ${path}: the file is empty, so its log is lost (truncated?); it was ` +
+        'left as it is: restore it from a backup, or move it away to start a new store',
+      { code: 'STORE_CORRUPT' },
+    );
 }
