@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps): Hono {
     const reply = errorReply(error);
     if (reply.unexpected) deps.onError(error);
     return c.json(reply.body, reply.status, {
+      ...reply.headers,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     });

@@ -161,6 +161,9 @@ function refuse(socket: Duplex, error: unknown, onError: (error: unknown) => voi
   socket.end(
     `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? 'Error'}\r\n` +
       'content-type: application/json\r\n' +
+      Object.entries(reply.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       'x-content-type-options: nosniff\r\n' +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       'connection: close\r\n\r\n' +
