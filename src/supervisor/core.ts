@@ -14,6 +14,8 @@ export interface CoreOptions {
   readonly dataDir: string;
   /** Spawn new CLI processes detached (they outlive the host). */
   readonly detached: boolean;
+  /** How long a thread's CLI may have nothing to do before it is parked (Infinity: never). */
+  readonly idleParkMs: number;
   readonly claudePath: string | undefined;
   readonly env: Record<string, string | undefined> | undefined;
   readonly query: QueryFunction;

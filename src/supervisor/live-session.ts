@@ -3,6 +3,7 @@
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
 import type { CanUseTool, Options } from '../session/options.js';
 import { ProtocolError, toError } from '../protocol/errors.js';
+import { InputLifecycle } from '../session/input-lifecycle.js';
 import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
 import { spoolOffsetOf, type DetachedTransport } from '../transport/detached-transport.js';
 import { startTicksOf } from '../transport/process-tree.js';
@@ -51,6 +52,8 @@ export interface LiveSessionSetup {
   readonly plan?: boolean;
   readonly canUseTool: (session: LiveSession) => CanUseTool;
   readonly onEnded: (session: LiveSession, error: Error | undefined) => void;
+  /** Told of every frame the CLI sends (the idle clock starts again). */
+  readonly onActivity?: () => void;
   /** The thread's detached CLI an earlier host left running: join it instead of starting one. */
   readonly attach?: DetachedProcess;
 }
@@ -77,8 +80,15 @@ export class LiveSession {
   /** Runs interrupt() aimed at: their error result means `interrupted`, their approvals' aborts too. */
   readonly interrupting = new Set<string>();
   readonly stoppingSubagents = new Set<string>();
-  /** Why the supervisor is ending this process (stop, close); undefined while it should live. */
+  /**
+   * What the CLI's own stream says about it (idle-park.ts): background tasks it still lists (the level
+   * signal `background_tasks_changed` included), a turn it started itself, the state it reports.
+   */
+  readonly cliActivity = new InputLifecycle();
+  /** Why the supervisor is ending this process (stop, close, park); undefined while it should live. */
   endReason: string | undefined;
+  /** Parked after this long idle (its end then records thread.parked); undefined otherwise. */
+  parkedAfterMs: number | undefined;
   /**
    * The host is letting go of this process and leaving it running (close() without stopAgents): its end
    * here closes nothing out; approvals stay pending and runs running, for the next host.
@@ -107,6 +117,7 @@ export class LiveSession {
   /** The process an earlier host left, when this session joins it. */
   readonly #joined: DetachedProcess | undefined;
   readonly #onEnded: LiveSessionSetup['onEnded'];
+  readonly #onActivity: () => void;
 
   constructor(core: SupervisorCore, setup: LiveSessionSetup) {
     this.#core = core;
@@ -114,6 +125,7 @@ export class LiveSession {
     this.generation = setup.generation;
     this.resume = setup.resume;
     this.#onEnded = setup.onEnded;
+    this.#onActivity = setup.onActivity ?? (() => undefined);
     this.tracker = new TurnTracker(() => core.newId());
     const { attach } = setup;
     this.attached = attach !== undefined;
@@ -336,6 +348,8 @@ export class LiveSession {
 
   #onFrame(frame: Frame): void {
     const batch = new Batch();
+    this.cliActivity.observe(frame);
+    this.#onActivity();
     try {
       switch (frame.type) {
         case 'system':

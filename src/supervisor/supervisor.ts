@@ -19,6 +19,7 @@ import {
 import { DeadlineClock } from './deadline-clock.js';
 import { deadlineMessage, validateDeadlines } from './deadlines.js';
 import { grantUpdates, validateGrant } from './grants.js';
+import { validateIdleParkMs } from './idle-park.js';
 import { reattachableProcesses } from './reattach.js';
 import { removeStraySpools, spoolRoot } from './detached-cli.js';
 import type {
@@ -89,6 +90,7 @@ export class Supervisor {
       throw new TypeError('options.onWarning must be a function');
     if (query !== undefined && typeof query !== 'function')
       throw new TypeError('options.query must be a function');
+    const idleParkMs = validateIdleParkMs(options.idleParkMs);
     return attempt(async () => {
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
@@ -109,6 +111,7 @@ export class Supervisor {
         const core = new SupervisorCore(store, {
           dataDir,
           detached,
+          idleParkMs,
           claudePath,
           env,
           onWarning,
@@ -140,6 +143,12 @@ export class Supervisor {
     this.recovered = recovered;
     this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
     core.committedListeners.push((events) => this.#deadlines.onCommitted(events));
+    // Anything recorded for a thread starts its idle period again (idle-park.ts).
+    core.committedListeners.push((events) => {
+      let last: string | undefined;
+      for (const { threadId } of events)
+        if (threadId !== last) this.#runtimes.get((last = threadId))?.noteActivity();
+    });
   }
 
   #reattachedNow!: () => void;

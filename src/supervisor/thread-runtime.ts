@@ -20,6 +20,7 @@ import { startsInPlanMode } from './person-tools.js';
 import { compilePolicy, type CompiledPolicy } from './policy.js';
 import { deadlineFor } from './deadlines.js';
 import { effectiveRules } from './grants.js';
+import { IdleClock, idleVerdict, type IdleFacts } from './idle-park.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;
@@ -35,10 +36,40 @@ export class ThreadRuntime implements GateHost {
   #stopping: Promise<void> | undefined;
   /** The last process's end, until the log says it is gone (it may exit after the thread let go of it). */
   #lastFinished: Promise<void> = Promise.resolve();
+  /** Parks the live CLI once it has had nothing to do for the idle period (idle-park.ts). */
+  readonly #idle: IdleClock;
+  /** Permission requests at the gate, not answered yet. */
+  #requestsInFlight = 0;
+  /** interrupt() and stop_task calls the CLI has not answered yet. */
+  #operationsInFlight = 0;
 
   constructor(core: SupervisorCore, threadId: string) {
     this.#core = core;
     this.threadId = threadId;
+    this.#idle = new IdleClock(core.options.idleParkMs, (idleMs) => this.#parkIfIdle(idleMs));
+  }
+
+  /** Something happened on the thread (an event committed, a frame read): its idle period starts again. */
+  noteActivity(): void {
+    if (this.#live !== undefined) this.#idle.touch();
+  }
+
+  /** What decides whether the live CLI may be parked now (idle-park.ts). */
+  idleFacts(): IdleFacts {
+    const live = this.#live;
+    let runningSubagents = 0;
+    for (const subagent of live?.subagents.values() ?? []) if (subagent.running) runningSubagents += 1;
+    return {
+      live: live !== undefined,
+      ending: this.#stopping !== undefined || live?.endReason !== undefined || live?.detaching === true,
+      reconciling: this.#core.reconciling.has(this.threadId),
+      turnBusy: live?.tracker.busy ?? false,
+      runningSubagents,
+      cliBusy: live?.cliActivity.openReasons(0).reasons ?? [],
+      requestsInFlight: this.#requestsInFlight,
+      pendingApprovals: this.#core.store.listApprovals({ threadId: this.threadId, status: 'pending' }).length,
+      operationsInFlight: this.#operationsInFlight,
+    };
   }
 
   get live(): LiveSession | undefined {
@@ -118,11 +149,14 @@ export class ThreadRuntime implements GateHost {
     }
     for (const runId of targets) live.interrupting.add(runId);
     const held = this.#cancelPending((a) => targets.has(a.runId), 'interrupted', true);
+    this.#operationsInFlight += 1;
     try {
       await live.query.interrupt();
     } catch (error) {
       if (!(error instanceof ControlChannelClosedError)) throw error;
     } finally {
+      this.#operationsInFlight -= 1;
+      this.noteActivity();
       this.#core.waiters.release(held);
     }
   }
@@ -138,10 +172,13 @@ export class ThreadRuntime implements GateHost {
       throw new ConflictError(`Subagent ${subagentId} is not running in the thread's live CLI process`);
     live.stoppingSubagents.add(subagentId);
     const held = this.#cancelPending((a) => a.subagentId === subagentId, 'subagent_stopped', true);
+    this.#operationsInFlight += 1;
     try {
       await live.query.stopTask(subagentId);
       await settleWithin(live.whenSubagentEnded(subagentId), SUBAGENT_END_GRACE_MS);
     } finally {
+      this.#operationsInFlight -= 1;
+      this.noteActivity();
       this.#core.waiters.release(held);
     }
   }
@@ -153,7 +190,12 @@ export class ThreadRuntime implements GateHost {
    */
   stop(reason = 'thread_stopped'): Promise<void> {
     const live = this.#live;
-    if (this.#stopping !== undefined) return this.#stopping;
+    if (this.#stopping !== undefined) {
+      // A stop asked for while the CLI is being parked: the thread ends stopped, not parked.
+      if (live?.parkedAfterMs !== undefined) live.parkedAfterMs = undefined;
+      if (live?.endReason === 'parked') live.endReason = reason;
+      return this.#stopping;
+    }
     if (live === undefined) return this.#lastFinished;
     live.endReason = reason;
     const stopping = (async () => {
@@ -169,6 +211,45 @@ export class ThreadRuntime implements GateHost {
       await live.finished;
     })();
     this.#stopping = stopping.finally(() => {
+      this.#stopping = undefined;
+    });
+    return this.#stopping;
+  }
+
+  /**
+   * The idle clock's question: parks the CLI (see park()) if nothing is going on; false when something
+   * is, so the clock asks again a period later.
+   */
+  #parkIfIdle(idleMs: number): boolean {
+    if (!idleVerdict(this.idleFacts()).idle) return false;
+    this.park(idleMs).catch((error: unknown) =>
+      this.#core.warnFailure(error, `Could not park the CLI of thread ${this.threadId}`),
+    );
+    return true;
+  }
+
+  /**
+   * Stops the idle CLI so that the next send resumes its session in a new process: `session.stopping`
+   * and `session.ended` with the reason `parked`, then `thread.parked`, committed with the session's
+   * end. A send meanwhile waits for the park to finish, then resumes. Nothing is pending (the caller
+   * checked), so there is nothing to cancel and no turn to interrupt: the input ends and the CLI is closed
+   * (a detached one stopped and its spool removed, as stop() does).
+   */
+  park(idleMs: number): Promise<void> {
+    const live = this.#live;
+    if (this.#stopping !== undefined) return this.#stopping;
+    if (live === undefined) return this.#lastFinished;
+    live.endReason = 'parked';
+    live.parkedAfterMs = idleMs;
+    const parking = (async () => {
+      this.#core.commit(this.threadId, [
+        { type: 'session.stopping', data: { generation: live.generation, reason: 'parked' } },
+      ]);
+      live.input.end();
+      live.query.close();
+      await live.finished;
+    })();
+    this.#stopping = parking.finally(() => {
       this.#stopping = undefined;
     });
     return this.#stopping;
@@ -234,9 +315,19 @@ export class ThreadRuntime implements GateHost {
         model: thread.model,
         resume: thread.sessionId,
         plan: startsInPlanMode(this.#core.store, this.threadId),
-        canUseTool: (owner) => (toolName, input, context) =>
-          gatePermission(this.#core, this, owner, toolName, input, context),
+        canUseTool: (owner) => async (toolName, input, context) => {
+          // A request that reached the gate keeps the CLI from being parked until it is answered.
+          this.#requestsInFlight += 1;
+          this.noteActivity();
+          try {
+            return await gatePermission(this.#core, this, owner, toolName, input, context);
+          } finally {
+            this.#requestsInFlight -= 1;
+            this.noteActivity();
+          }
+        },
         onEnded: (ended, error) => this.#onEnded(ended, error),
+        onActivity: () => this.noteActivity(),
         ...(attach === undefined ? {} : { attach }),
       });
     } catch (error) {
@@ -251,6 +342,7 @@ export class ThreadRuntime implements GateHost {
     }
     this.#live = session;
     this.#lastFinished = session.finished;
+    this.#idle.touch();
     return session;
   }
 
@@ -258,6 +350,7 @@ export class ThreadRuntime implements GateHost {
   #onEnded(session: LiveSession, error: Error | undefined): void {
     if (this.#live !== session) return;
     this.#live = undefined;
+    this.#idle.stop();
     // Left running for the next host: everything it could answer still can be, by that host.
     if (session.detaching) return;
     const deliberate = session.endReason !== undefined;
@@ -273,6 +366,11 @@ export class ThreadRuntime implements GateHost {
       drafts.push({
         type: 'session.resume_failed',
         data: { generation: session.generation, ...lostSession },
+      });
+    if (session.endReason === 'parked' && session.parkedAfterMs !== undefined)
+      drafts.push({
+        type: 'thread.parked',
+        data: { generation: session.generation, reason: 'idle', idleMs: session.parkedAfterMs },
       });
     this.#core.record(this.threadId, drafts);
     if (lost.length > 0) void this.#sendAgain(lost);

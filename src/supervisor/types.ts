@@ -53,6 +53,13 @@ export interface SupervisorOptions {
    * the `cliTransport` option it is given runs its CLI its own way.
    */
   detached?: boolean;
+  /**
+   * Park a thread's CLI after it has had nothing to do for this long, in milliseconds (default 600000,
+   * ten minutes; `0` or `Infinity`: never). Nothing to do: no turn running or queued, no subagent or
+   * background task running, no approval or permission request pending, no request to the CLI in flight.
+   * Parking stops the CLI (`thread.parked`, status `parked`); the next send resumes its session.
+   */
+  idleParkMs?: number;
 }
 
 export interface CloseOptions {
