@@ -39,7 +39,11 @@ export interface SupervisorSession {
 export async function startSupervisorSession(
   t: TestContext,
   script: MockScript,
-  { mode = 'supervised', env = {} }: { mode?: ThreadMode; env?: Record<string, string | undefined> } = {},
+  {
+    mode = 'supervised',
+    env = {},
+    idleParkMs,
+  }: { mode?: ThreadMode; env?: Record<string, string | undefined>; idleParkMs?: number } = {},
 ): Promise<SupervisorSession> {
   const scratch = createScratch('warden-sup-');
   const started: { mock?: MockModel; sup?: Supervisor } = {};
@@ -61,6 +65,7 @@ export async function startSupervisorSession(
     claudePath: pinnedClaudePath(),
     env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir, extra: env }),
     onWarning: (warning) => warnings.push(warning),
+    ...(idleParkMs === undefined ? {} : { idleParkMs }),
   };
   const sup = await Supervisor.open(options);
   started.sup = sup;
