@@ -58,24 +58,32 @@ export class AuditLog {
 
   /** Records in order, a page at a time. */
   read(query: AuditQuery = {}): AuditRow[] {
-    const limit = query.limit ?? DEFAULT_PAGE;
-    const { since } = query;
-    if (since === undefined) return this.#page.all(query.after ?? 0, limit);
-    // Filtered by time: page on, skipping earlier records, until the page is full or the log ends.
-    const rows: AuditRow[] = [];
-    let after = query.after ?? 0;
-    for (;;) {
-      const page = this.#page.all(after, DEFAULT_PAGE);
-      for (const row of page) if (recordTime(row) === '' || recordTime(row) >= since) rows.push(row);
-      if (rows.length >= limit || page.length < DEFAULT_PAGE) return rows.slice(0, limit);
-      after = page.at(-1)?.seq ?? after;
-    }
+    return readAuditPages((after, limit) => this.#page.all(after, limit), query);
   }
 
   #append(draft: AuditDraft): void {
     const last = this.#last.get();
     const { row } = chainRecord(draft, (last?.seq ?? 0) + 1, last?.hash ?? GENESIS_PREV);
     this.#insert.run(row.seq, row.hash, row.text);
+  }
+}
+
+/** Records in order through `page(after, limit)`, filtered by `query` (the paging both backends share). */
+export function readAuditPages(
+  page: (after: number, limit: number) => AuditRow[],
+  query: AuditQuery,
+): AuditRow[] {
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const { since } = query;
+  if (since === undefined) return page(query.after ?? 0, limit);
+  // Filtered by time: page on, skipping earlier records, until the page is full or the log ends.
+  const rows: AuditRow[] = [];
+  let after = query.after ?? 0;
+  for (;;) {
+    const records = page(after, DEFAULT_PAGE);
+    for (const row of records) if (recordTime(row) === '' || recordTime(row) >= since) rows.push(row);
+    if (rows.length >= limit || records.length < DEFAULT_PAGE) return rows.slice(0, limit);
+    after = records.at(-1)?.seq ?? after;
   }
 }
 

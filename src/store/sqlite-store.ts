@@ -11,30 +11,24 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { StoreError } from '../protocol/errors.js';
 import type { AuditRow } from './audit-chain.js';
 import { AuditLog, type AuditQuery } from './audit-log.js';
-import { EVENT_TYPES, type EventDraft, type StoredEvent } from './event-types.js';
+import { checkCommitInput } from './commit-input.js';
+import type { EventDraft, StoredEvent } from './event-types.js';
 import { migrate } from './migrations.js';
 import { createPrivateFile } from './private-dir.js';
 import { Projector } from './projector.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
-import {
-  approvalFromRow,
-  eventFromRow,
-  runFromRow,
-  subagentFromRow,
-  threadFromRow,
-  type Row,
-} from './rows.js';
+import { ProjectionReads } from './projection-reads.js';
+import { eventFromRow } from './rows.js';
 import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
 
-const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 const DEFAULT_EVENT_PAGE = 500;
 
 export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
   /** The database file, for the errors that name it. */
   readonly #path: string;
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #reads: ProjectionReads;
   readonly #projector: Projector;
   readonly #audit: AuditLog;
   readonly #commit: (
@@ -75,6 +69,7 @@ export class SqliteStore implements Store {
   private constructor(db: BetterSqlite3.Database, path: string) {
     this.#db = db;
     this.#path = path;
+    this.#reads = new ProjectionReads(db);
     this.#projector = new Projector(db);
     this.#audit = new AuditLog(db);
     const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
@@ -105,13 +100,7 @@ export class SqliteStore implements Store {
   }
 
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
-    if (typeof threadId !== 'string' || threadId === '') throw new TypeError('threadId must be a string');
-    for (const draft of drafts) {
-      if (!KNOWN_TYPES.has(draft?.type)) throw new TypeError(`Unknown event type ${String(draft?.type)}`);
-    }
-    const { spoolOffset } = options;
-    if (spoolOffset !== undefined && !(Number.isSafeInteger(spoolOffset) && spoolOffset >= 0))
-      throw new TypeError('options.spoolOffset must be a non-negative integer');
+    const spoolOffset = checkCommitInput(threadId, drafts, options);
     if (drafts.length === 0 && spoolOffset === undefined) return [];
     try {
       return this.#commit(threadId, drafts, spoolOffset);
@@ -135,53 +124,35 @@ export class SqliteStore implements Store {
   }
 
   getThread(id: string): ThreadRecord | undefined {
-    const row = this.#row('SELECT * FROM threads WHERE id = ?', id);
-    return row === undefined ? undefined : threadFromRow(row);
+    return this.#reads.getThread(id);
   }
 
   listThreads(): ThreadRecord[] {
-    return this.#rows('SELECT * FROM threads ORDER BY rowid').map(threadFromRow);
+    return this.#reads.listThreads();
   }
 
   getRun(id: string): RunRecord | undefined {
-    const row = this.#row('SELECT * FROM runs WHERE id = ?', id);
-    return row === undefined ? undefined : runFromRow(row);
+    return this.#reads.getRun(id);
   }
 
   listRuns(threadId: string): RunRecord[] {
-    return this.#rows('SELECT * FROM runs WHERE thread_id = ? ORDER BY rowid', threadId).map(runFromRow);
+    return this.#reads.listRuns(threadId);
   }
 
   getSubagent(id: string): SubagentRecord | undefined {
-    const row = this.#row('SELECT * FROM subagents WHERE id = ?', id);
-    return row === undefined ? undefined : subagentFromRow(row);
+    return this.#reads.getSubagent(id);
   }
 
   listSubagents(threadId: string): SubagentRecord[] {
-    return this.#rows('SELECT * FROM subagents WHERE thread_id = ? ORDER BY rowid', threadId).map(
-      subagentFromRow,
-    );
+    return this.#reads.listSubagents(threadId);
   }
 
   getApproval(id: string): ApprovalRecord | undefined {
-    const row = this.#row('SELECT * FROM approvals WHERE id = ?', id);
-    return row === undefined ? undefined : approvalFromRow(row);
+    return this.#reads.getApproval(id);
   }
 
   listApprovals(filter: ApprovalFilter = {}): ApprovalRecord[] {
-    const where: string[] = [];
-    const values: string[] = [];
-    for (const [column, value] of [
-      ['status', filter.status],
-      ['thread_id', filter.threadId],
-      ['run_id', filter.runId],
-    ] as const) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      values.push(value);
-    }
-    const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-    return this.#rows(`SELECT * FROM approvals ${clause} ORDER BY rowid`, ...values).map(approvalFromRow);
+    return this.#reads.listApprovals(filter);
   }
 
   readEvents(query: EventQuery = {}): StoredEvent[] {
@@ -189,8 +160,8 @@ export class SqliteStore implements Store {
     const limit = query.limit ?? DEFAULT_EVENT_PAGE;
     const rows =
       query.threadId === undefined
-        ? this.#rows('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
-        : this.#rows(
+        ? this.#reads.rows('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
+        : this.#reads.rows(
             'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
             query.threadId,
             after,
@@ -204,7 +175,7 @@ export class SqliteStore implements Store {
   }
 
   lastSeq(): number {
-    const row = this.#row('SELECT coalesce(max(seq), 0) AS seq FROM events');
+    const row = this.#reads.row('SELECT coalesce(max(seq), 0) AS seq FROM events');
     return Number(row?.seq ?? 0);
   }
 
@@ -236,24 +207,6 @@ export class SqliteStore implements Store {
 
   close(): void {
     if (this.#db.open) this.#db.close();
-  }
-
-  #row(sql: string, ...values: unknown[]): Row | undefined {
-    return this.#prepared(sql).get(...values) as Row | undefined;
-  }
-
-  #rows(sql: string, ...values: unknown[]): Row[] {
-    return this.#prepared(sql).all(...values) as Row[];
-  }
-
-  /** Compiling a statement costs more than running it; the queries are a small fixed set of strings. */
-  #prepared(sql: string): BetterSqlite3.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

@@ -1,0 +1,110 @@
+// The SQL a PostgresStore runs on the authoritative log, as statements for the connection worker, and the
+// rows they return read back into events.
+import type { AuditRow } from '../audit-chain.js';
+import type { StoredEvent } from '../event-types.js';
+import { eventFromRow, type Row } from '../rows.js';
+import type { Statement } from './protocol.js';
+import type { PreparedCommit, SpoolOffset } from './replica.js';
+
+const EVENT_COLUMNS = 'seq, thread_id, thread_seq, type, at, data';
+
+export const headSeq: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1' };
+
+/** Locks the log head until the transaction ends: writers on every host take their turn here. */
+export const lockHead: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1 FOR UPDATE' };
+
+export const lastAudit: Statement = {
+  sql: 'SELECT seq, hash, record AS text FROM warden_audit ORDER BY seq DESC LIMIT 1',
+};
+
+export function eventsAfter(after: number, limit: number | null, threadId?: string): Statement {
+  const params: unknown[] = [after];
+  let where = 'seq > $1';
+  if (threadId !== undefined) {
+    params.push(threadId);
+    where += ` AND thread_id = $${params.length}`;
+  }
+  let sql = `SELECT ${EVENT_COLUMNS} FROM warden_events WHERE ${where} ORDER BY seq`;
+  if (limit !== null) {
+    params.push(limit);
+    sql += ` LIMIT $${params.length}`;
+  }
+  return { sql, params };
+}
+
+/** The spool offsets of the threads the next `limit` events after `after` belong to. */
+export function offsetsFor(after: number, limit: number | null): Statement {
+  return {
+    sql: `SELECT thread_id, spool_dir, spool_offset FROM warden_spool_offsets WHERE thread_id IN (
+            SELECT thread_id FROM (SELECT thread_id FROM warden_events WHERE seq > $1 ORDER BY seq LIMIT $2) page)`,
+    params: [after, limit],
+  };
+}
+
+export function auditAfter(after: number, limit: number): Statement {
+  return {
+    sql: 'SELECT seq, hash, record AS text FROM warden_audit WHERE seq > $1 ORDER BY seq LIMIT $2',
+    params: [after, limit],
+  };
+}
+
+/** Appends a prepared commit: events, audit records, the new head, the spool offset. */
+export function appendStatements(prepared: PreparedCommit): Statement[] {
+  const { events, audit, spool } = prepared;
+  const statements: Statement[] = [];
+  if (events.length > 0) {
+    // One statement (one round trip): the events and the new head.
+    statements.push({
+      sql: `WITH appended AS (
+              INSERT INTO warden_events (${EVENT_COLUMNS})
+              SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+            )
+            UPDATE warden_log_head SET seq = $7 WHERE id = 1`,
+      params: [
+        events.map((e) => e.seq),
+        events.map((e) => e.threadId),
+        events.map((e) => e.threadSeq),
+        events.map((e) => e.type),
+        events.map((e) => e.at),
+        events.map((e) => JSON.stringify(e.data)),
+        events.at(-1)?.seq,
+      ],
+    });
+  }
+  if (audit.length > 0)
+    statements.push({
+      sql: `INSERT INTO warden_audit (seq, hash, record)
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])`,
+      params: [audit.map((r) => r.seq), audit.map((r) => r.hash), audit.map((r) => r.text)],
+    });
+  if (spool !== undefined)
+    statements.push({
+      sql: `INSERT INTO warden_spool_offsets (thread_id, spool_dir, spool_offset) VALUES ($1, $2, $3)
+            ON CONFLICT (thread_id) DO UPDATE SET spool_dir = excluded.spool_dir, spool_offset =
+              CASE WHEN warden_spool_offsets.spool_dir = excluded.spool_dir
+                   THEN greatest(warden_spool_offsets.spool_offset, excluded.spool_offset)
+                   ELSE excluded.spool_offset END`,
+      params: [spool.threadId, spool.spoolDir, spool.offset],
+    });
+  return statements;
+}
+
+export function eventsOf(rows: readonly Row[] | undefined): StoredEvent[] {
+  return (rows ?? []).map(eventFromRow);
+}
+
+export function offsetsOf(rows: readonly Row[] | undefined): SpoolOffset[] {
+  return (rows ?? []).map((row) => ({
+    threadId: String(row.thread_id),
+    spoolDir: String(row.spool_dir),
+    offset: Number(row.spool_offset),
+  }));
+}
+
+export function auditRowsOf(rows: readonly Row[] | undefined): AuditRow[] {
+  return (rows ?? []).map((row) => ({
+    seq: Number(row.seq),
+    hash: String(row.hash),
+    text: String(row.text),
+  }));
+}

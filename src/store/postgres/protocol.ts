@@ -1,0 +1,62 @@
+// The messages between a PostgresStore (main thread) and its connection worker. Plain data: they cross
+// the thread boundary by structured clone.
+import type { MessagePort } from 'node:worker_threads';
+
+export interface Statement {
+  readonly sql: string;
+  readonly params?: readonly unknown[];
+}
+
+/**
+ * Where a request stands in a transaction: `none` runs each statement on its own (autocommit); `begin`
+ * opens one and leaves it open; `continue` runs inside the open one; `commit` runs inside it and commits;
+ * `once` opens, runs and commits in one request.
+ */
+export type TransactionStep = 'none' | 'begin' | 'continue' | 'commit' | 'once';
+
+export type WorkerRequest =
+  | {
+      readonly id: number;
+      readonly op: 'exec';
+      readonly tx: TransactionStep;
+      readonly statements: Statement[];
+      /**
+       * Run the statements after the first only when the first one's `seq` differs from this: a commit's
+       * catch-up queries are skipped when the log head has not moved (one round trip to the server less).
+       */
+      readonly unlessFirstSeq?: number;
+    }
+  | { readonly id: number; readonly op: 'rollback' }
+  | { readonly id: number; readonly op: 'close' };
+
+/** `connection`: the server could not be reached or the connection broke; `busy`: another host holds it. */
+export type FailureKind = 'connection' | 'query' | 'busy';
+
+export interface WorkerFailure {
+  readonly kind: FailureKind;
+  readonly message: string;
+  /** PostgreSQL's SQLSTATE or Node's errno code, when there is one. */
+  readonly code: string | null;
+}
+
+export type WorkerReply =
+  | { readonly id: number; readonly ok: true; readonly results: Record<string, unknown>[][] }
+  | { readonly id: number; readonly ok: false; readonly failure: WorkerFailure };
+
+export interface WorkerConfig {
+  readonly url: string;
+  /** host:port as it may be shown (never the password). */
+  readonly where: string;
+  readonly connectTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+  /** Held for the whole connection (pg_try_advisory_lock) and taken again on every reconnect. */
+  readonly exclusiveLockKey: number | null;
+}
+
+/** Posted to the worker to open one more connection, served on `port`. */
+export interface AttachMessage {
+  readonly config: WorkerConfig;
+  readonly port: MessagePort;
+  /** Int32Array over a SharedArrayBuffer: a counter the worker bumps after each reply it posts. */
+  readonly signal: Int32Array;
+}

@@ -1,0 +1,153 @@
+// A host's replica of the projections: an in-memory SQLite database with the same schema as the embedded
+// store, folded by the same Projector from the authoritative log in PostgreSQL. It holds the projections
+// and the audit trail's last record (to chain the next one), not the log itself.
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+
+import type { AuditRow } from '../audit-chain.js';
+import { AuditLog } from '../audit-log.js';
+import type { EventDraft, StoredEvent } from '../event-types.js';
+import { migrate } from '../migrations.js';
+import { Projector } from '../projector.js';
+import { ProjectionReads } from '../projection-reads.js';
+
+/** The processed spool offset of a thread's detached CLI, known by the spool it belongs to. */
+export interface SpoolOffset {
+  threadId: string;
+  spoolDir: string;
+  offset: number;
+}
+
+/** What a commit adds to the log, prepared against the replica: its events and audit records. */
+export interface PreparedCommit {
+  events: StoredEvent[];
+  audit: AuditRow[];
+  spool: SpoolOffset | undefined;
+}
+
+export class Replica {
+  readonly reads: ProjectionReads;
+  readonly #db: BetterSqlite3.Database;
+  readonly #projector: Projector;
+  #audit: AuditLog | undefined;
+  /** The global seq of the last event folded in. */
+  #seq = 0;
+
+  constructor() {
+    this.#db = new Database(':memory:');
+    this.#db.pragma('foreign_keys = ON');
+    migrate(this.#db);
+    this.#projector = new Projector(this.#db);
+    this.reads = new ProjectionReads(this.#db);
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Folds events already in the log (this host's on open, other hosts' since), in order. */
+  fold(events: readonly StoredEvent[], audit: readonly AuditRow[], offsets: readonly SpoolOffset[]): void {
+    if (events.length === 0 && audit.length === 0 && offsets.length === 0) return;
+    this.#db.transaction(() => {
+      const setLastSeq = this.#db.prepare('UPDATE threads SET last_seq = ? WHERE id = ?');
+      for (const event of events) {
+        if (event.seq <= this.#seq) continue;
+        this.#projector.apply(event.threadId, event.at, { type: event.type, data: event.data } as EventDraft);
+        setLastSeq.run(event.threadSeq, event.threadId);
+        this.#seq = event.seq;
+      }
+      const last = audit.at(-1);
+      if (last !== undefined) this.#keepLastAudit(last);
+      this.#applyOffsets(offsets);
+    })();
+  }
+
+  /** Chains the next audit record on the last one; called once the log is folded in at open. */
+  startAudit(): void {
+    this.#audit ??= new AuditLog(this.#db);
+  }
+
+  /**
+   * Applies `drafts` inside a SQLite transaction and hands what they add to `write`, which stores it in
+   * the log. If the projector refuses a draft (ConflictError, NotFoundError) or `write` throws, the
+   * replica is rolled back and the error passes through: nothing changed anywhere.
+   */
+  commit(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    spoolOffset: number | undefined,
+    write: (prepared: PreparedCommit) => void,
+  ): StoredEvent[] {
+    const audit = this.#audit;
+    if (audit === undefined) throw new Error('The replica was not started');
+    const nextThreadSeq = this.#db.prepare<[string], { last_seq: number }>(
+      'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
+    );
+    const auditAfter = this.#db.prepare<[number], AuditRow>(
+      'SELECT seq, hash, record AS text FROM audit WHERE seq > ? ORDER BY seq',
+    );
+    const lastAudit = () =>
+      this.#db.prepare<[], { seq: number }>('SELECT max(seq) AS seq FROM audit').get()?.seq ?? 0;
+    const events = this.#db.transaction(() => {
+      const at = new Date().toISOString();
+      const auditBefore = lastAudit();
+      const stored = drafts.map((draft, index) => {
+        this.#projector.apply(threadId, at, draft);
+        const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
+        if (threadSeq === undefined) throw new Error(`Thread ${threadId} vanished during a commit`);
+        const seq = this.#seq + index + 1;
+        const event = { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+        audit.record(event);
+        return event;
+      });
+      let spool: SpoolOffset | undefined;
+      if (spoolOffset !== undefined) {
+        this.#projector.setSpoolOffset(threadId, spoolOffset);
+        const row = this.reads.row(
+          'SELECT cli_spool_dir, cli_spool_offset FROM threads WHERE id = ?',
+          threadId,
+        );
+        if (typeof row?.cli_spool_dir === 'string')
+          spool = { threadId, spoolDir: row.cli_spool_dir, offset: Number(row.cli_spool_offset ?? 0) };
+      }
+      write({ events: stored, audit: auditAfter.all(auditBefore), spool });
+      return stored;
+    })();
+    this.#seq += events.length;
+    this.#pruneAudit();
+    return events;
+  }
+
+  /** Empties the projections, to fold the whole log again. */
+  reset(): void {
+    this.#db.transaction(() => {
+      this.#db.pragma('defer_foreign_keys = ON');
+      this.#db.exec('DELETE FROM approvals; DELETE FROM subagents; DELETE FROM runs; DELETE FROM threads;');
+    })();
+    this.#seq = 0;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #keepLastAudit(row: AuditRow): void {
+    this.#db
+      .prepare('INSERT OR REPLACE INTO audit (seq, hash, record) VALUES (?, ?, ?)')
+      .run(row.seq, row.hash, row.text);
+    this.#pruneAudit();
+  }
+
+  #pruneAudit(): void {
+    this.#db.prepare('DELETE FROM audit WHERE seq < (SELECT max(seq) FROM audit)').run();
+  }
+
+  /** Only onto the process the offset was recorded for: a newer process of the thread starts from 0. */
+  #applyOffsets(offsets: readonly SpoolOffset[]): void {
+    const update = this.#db.prepare(
+      `UPDATE threads SET cli_spool_offset = max(coalesce(cli_spool_offset, 0), ?)
+       WHERE id = ? AND cli_spool_dir = ?`,
+    );
+    for (const { threadId, spoolDir, offset } of offsets) update.run(offset, threadId, spoolDir);
+  }
+}

@@ -1,0 +1,120 @@
+// The authoritative tables in PostgreSQL: the event log, its head, the audit trail and each detached
+// CLI's processed spool offset. Versioned in `warden_schema_version`, migrated under an advisory lock so
+// that two hosts starting at once migrate once. The projections are not here: every host folds them
+// into its own replica (replica.ts). Append new migrations; never edit one that has shipped.
+import { StoreError } from '../../protocol/errors.js';
+import { chainRecord, GENESIS_PREV, genesisDraft } from '../audit-chain.js';
+import type { Statement } from './protocol.js';
+import type { SyncChannel } from './sync-channel.js';
+
+/** pg_advisory_xact_lock key held while migrating ("WRDN"). */
+export const MIGRATION_LOCK_KEY = 0x5752444e;
+/** pg_try_advisory_lock key of the host that owns the store ("WRDH"); see PostgresStoreOptions.exclusive. */
+export const HOST_LOCK_KEY = 0x57524448;
+
+export interface PgMigration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string[];
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    description: 'event log with its head, audit trail, spool offsets of detached CLIs',
+    sql: [
+      `CREATE TABLE warden_log_head (
+         id integer PRIMARY KEY CHECK (id = 1),
+         seq bigint NOT NULL
+       )`,
+      `INSERT INTO warden_log_head (id, seq) VALUES (1, 0)`,
+      `CREATE TABLE warden_events (
+         seq bigint PRIMARY KEY,
+         thread_id text NOT NULL,
+         thread_seq bigint NOT NULL,
+         type text NOT NULL,
+         at text NOT NULL,
+         data text NOT NULL,
+         UNIQUE (thread_id, thread_seq)
+       )`,
+      `CREATE TABLE warden_audit (
+         seq bigint PRIMARY KEY,
+         hash text NOT NULL,
+         record text NOT NULL
+       )`,
+      `CREATE TABLE warden_spool_offsets (
+         thread_id text PRIMARY KEY,
+         spool_dir text NOT NULL,
+         spool_offset bigint NOT NULL
+       )`,
+    ],
+  },
+];
+
+/**
+ * Brings the server's tables to the latest version and writes the audit trail's genesis record if there
+ * is none, in one transaction under the migration lock. Refuses a schema newer than this Warden knows.
+ */
+export function migratePostgres(
+  channel: SyncChannel,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): number {
+  const latest = migrations.at(-1)?.version ?? 0;
+  channel.exec('begin', [
+    { sql: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] },
+    {
+      sql: `CREATE TABLE IF NOT EXISTS warden_schema_version (
+              version integer PRIMARY KEY,
+              description text NOT NULL,
+              applied_at timestamptz NOT NULL DEFAULT now()
+            )`,
+    },
+  ]);
+  try {
+    const [rows] = channel.exec('continue', [
+      { sql: 'SELECT coalesce(max(version), 0) AS version FROM warden_schema_version' },
+    ]);
+    const current = Number(rows?.[0]?.version ?? 0);
+    if (current > latest)
+      throw new StoreError(
+        `The database has schema version ${current}; this Warden knows versions up to ${latest}. Use a newer Warden.`,
+      );
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      const statements: Statement[] = migration.sql.map((sql) => ({ sql }));
+      statements.push({
+        sql: 'INSERT INTO warden_schema_version (version, description) VALUES ($1, $2)',
+        params: [migration.version, migration.description],
+      });
+      try {
+        channel.exec('continue', statements);
+      } catch (error) {
+        throw new StoreError(`Migration ${migration.version} (${migration.description}) failed`, {
+          cause: error,
+        });
+      }
+    }
+    const [audit, head] = channel.exec('continue', [
+      { sql: 'SELECT 1 FROM warden_audit LIMIT 1' },
+      { sql: 'SELECT seq FROM warden_log_head WHERE id = 1' },
+    ]);
+    if (audit?.length === 0) {
+      const { row } = chainRecord(
+        genesisDraft(new Date().toISOString(), Number(head?.[0]?.seq ?? 0)),
+        1,
+        GENESIS_PREV,
+      );
+      channel.exec('continue', [
+        {
+          sql: 'INSERT INTO warden_audit (seq, hash, record) VALUES ($1, $2, $3)',
+          params: [row.seq, row.hash, row.text],
+        },
+      ]);
+    }
+    channel.exec('commit', []);
+    return Math.max(current, latest);
+  } catch (error) {
+    channel.rollback();
+    throw error;
+  }
+}

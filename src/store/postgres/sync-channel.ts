@@ -1,0 +1,99 @@
+// Synchronous calls into the connection worker. The Store interface is synchronous (a commit is one
+// transaction with no await inside), so the main thread posts a request on a MessageChannel and blocks
+// with Atomics.wait until the worker has posted its reply and bumped a shared counter, then takes the
+// reply with receiveMessageOnPort. Every wait is bounded: a worker or server that does not answer gives
+// a StoreError, never a hang.
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+
+import { StoreError } from '../../protocol/errors.js';
+import { attachConnection, releaseConnection } from './shared-worker.js';
+import type { Statement, TransactionStep, WorkerConfig, WorkerReply, WorkerRequest } from './protocol.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export class SyncChannel {
+  readonly #port: MessagePort;
+  readonly #signal: Int32Array;
+  readonly #where: string;
+  readonly #timeoutMs: number;
+  #nextId = 1;
+  #closed = false;
+
+  /** `timeoutMs` bounds each request (the statement timeout plus a margin; the first also the startup). */
+  constructor(config: WorkerConfig, timeoutMs: number) {
+    this.#where = config.where;
+    this.#timeoutMs = timeoutMs;
+    this.#signal = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    this.#port.unref();
+    attachConnection({ config, port: port2, signal: this.#signal });
+  }
+
+  /** Runs `statements` as `tx` says; the rows of each, in order. */
+  exec(
+    tx: TransactionStep,
+    statements: Statement[],
+    options: { timeoutMs?: number; unlessFirstSeq?: number } = {},
+  ): Record<string, unknown>[][] {
+    const { timeoutMs = this.#timeoutMs, unlessFirstSeq } = options;
+    return this.#call(
+      { op: 'exec', tx, statements, ...(unlessFirstSeq === undefined ? {} : { unlessFirstSeq }) },
+      timeoutMs,
+    );
+  }
+
+  /** Rolls back the open transaction, if any. Never throws: a lost connection rolled it back already. */
+  rollback(): void {
+    try {
+      this.#call({ op: 'rollback' }, this.#timeoutMs);
+    } catch {
+      // The server ends a transaction whose connection is gone.
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.#call({ op: 'close' }, Math.min(this.#timeoutMs, 5000));
+    } catch {
+      // Closing anyway.
+    } finally {
+      this.#closed = true;
+      this.#port.close();
+      releaseConnection();
+    }
+  }
+
+  #call(request: DistributiveOmit<WorkerRequest, 'id'>, timeoutMs: number): Record<string, unknown>[][] {
+    if (this.#closed) throw new StoreError(`The store at ${this.#where} is closed`);
+    const id = this.#nextId++;
+    let seen = Atomics.load(this.#signal, 0);
+    this.#port.postMessage({ ...request, id });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // Replies to earlier requests that timed out are dropped here.
+      for (
+        let received = receiveMessageOnPort(this.#port);
+        received !== undefined;
+        received = receiveMessageOnPort(this.#port)
+      ) {
+        const reply = received.message as WorkerReply;
+        if (reply.id !== id) continue;
+        if (reply.ok) return reply.results;
+        const { failure } = reply;
+        if (failure.kind === 'busy') throw new StoreError(failure.message);
+        if (failure.kind === 'connection')
+          throw new StoreError(`Cannot reach PostgreSQL at ${this.#where}: ${failure.message}`);
+        throw new StoreError(`PostgreSQL at ${this.#where} refused a statement: ${failure.message}`, {
+          cause: failure,
+        });
+      }
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new StoreError(`PostgreSQL at ${this.#where} did not answer within ${timeoutMs} ms`);
+      Atomics.wait(this.#signal, 0, seen, left);
+      seen = Atomics.load(this.#signal, 0);
+    }
+  }
+}

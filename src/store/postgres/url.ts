@@ -1,0 +1,22 @@
+// A PostgreSQL store URL: recognised, checked, and described without its password (errors and logs name
+// the server as host:port only).
+
+/** Whether `store` names a PostgreSQL server rather than a SQLite file. */
+export function isPostgresUrl(store: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(store);
+}
+
+/** host:port of a postgres:// URL (a Unix socket directory given as ?host= is named as it is). */
+export function describeServer(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError('The store URL is not a valid postgres:// URL');
+  }
+  if (!isPostgresUrl(url)) throw new TypeError('The store URL must start with postgres:// or postgresql://');
+  const host = parsed.hostname === '' ? (parsed.searchParams.get('host') ?? 'localhost') : parsed.hostname;
+  const port = parsed.port === '' ? (parsed.searchParams.get('port') ?? '5432') : parsed.port;
+  const database = parsed.pathname.replace(/^\//, '');
+  return `${host}:${port}${database === '' ? '' : `/${decodeURIComponent(database)}`}`;
+}

@@ -1,0 +1,222 @@
+// The connection worker: the thread that talks to PostgreSQL for the PostgresStores of this process
+// (shared-worker.ts). Each store has its own connection here, on its own MessagePort; the main thread
+// blocks on each request (sync-channel.ts) while the `pg` client runs asynchronously as usual. One
+// request at a time per connection: a store serialises its work anyway. A broken connection is replaced
+// on the next request; until a new one is up, requests fail with a `connection` failure.
+import { parentPort } from 'node:worker_threads';
+
+import pg from 'pg';
+
+import type {
+  Statement,
+  TransactionStep,
+  AttachMessage,
+  WorkerConfig,
+  WorkerFailure,
+  WorkerReply,
+  WorkerRequest,
+} from './protocol.js';
+
+// int8 (seq, offsets) as numbers: they stay far below 2^53.
+pg.types.setTypeParser(20, (text) => Number(text));
+
+/** SQLSTATE classes of a connection that is gone: 08 connection exception, 57P admin shutdown / crash. */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return true;
+  return /^(08|57P0|53300|E[A-Z]+)/.test(code);
+}
+
+class Connection {
+  readonly #config: WorkerConfig;
+
+  constructor(config: WorkerConfig) {
+    this.#config = config;
+  }
+
+  #client: pg.Client | undefined;
+  #broken = false;
+  #inTransaction = false;
+
+  get inTransaction(): boolean {
+    return this.#inTransaction;
+  }
+
+  async client(): Promise<pg.Client> {
+    if (this.#client !== undefined && !this.#broken) return this.#client;
+    await this.drop();
+    const client = new pg.Client({
+      connectionString: this.#config.url,
+      connectionTimeoutMillis: this.#config.connectTimeoutMs,
+      statement_timeout: this.#config.statementTimeoutMs,
+      lock_timeout: this.#config.statementTimeoutMs,
+      // A transaction left open by a stuck host must not hold the log head for ever.
+      idle_in_transaction_session_timeout: Math.max(this.#config.statementTimeoutMs * 2, 10_000),
+      application_name: 'warden',
+      keepAlive: true,
+    });
+    client.on('error', () => {
+      // The server closed the connection (a restart, pg_terminate_backend): replaced on the next request.
+      this.#broken = true;
+    });
+    client.on('end', () => {
+      this.#broken = true;
+    });
+    try {
+      await client.connect();
+      if (this.#config.exclusiveLockKey !== null) {
+        const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
+          this.#config.exclusiveLockKey,
+        ]);
+        if (rows[0]?.held !== true) {
+          await client.end().catch(() => undefined);
+          throw Object.assign(new Error(`The store at ${this.#config.where} is in use by another host`), {
+            kind: 'busy',
+          });
+        }
+      }
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.#client = client;
+    this.#broken = false;
+    this.#inTransaction = false;
+    return client;
+  }
+
+  async run(
+    statements: readonly Statement[],
+    tx: TransactionStep,
+    unlessFirstSeq?: number,
+  ): Promise<Record<string, unknown>[][]> {
+    const begin = tx === 'begin' || tx === 'once';
+    const commit = tx === 'commit' || tx === 'once';
+    // A transaction left open by a request the store gave up on is abandoned before anything new runs.
+    if (tx === 'none') await this.rollback();
+    if ((tx === 'continue' || tx === 'commit') && !this.#inTransaction)
+      throw Object.assign(new Error('The transaction was lost (the connection broke or timed out)'), {
+        kind: 'connection',
+      });
+    // A connection found dead before anything was sent is replaced once: nothing can have been written.
+    let client = await this.client();
+    const results: Record<string, unknown>[][] = [];
+    let sent = false;
+    try {
+      if (begin) {
+        if (this.#inTransaction) await client.query('ROLLBACK');
+        try {
+          await client.query('BEGIN');
+        } catch (error) {
+          if (!isConnectionLoss(error)) throw error;
+          this.#broken = true;
+          client = await this.client();
+          await client.query('BEGIN');
+        }
+        this.#inTransaction = true;
+      } else if (!this.#inTransaction && statements.length > 0 && !commit) {
+        // An autocommit read: retried once on a fresh connection if the old one was found dead.
+        try {
+          const first = statements[0]!;
+          results.push(
+            (await client.query<Record<string, unknown>>(first.sql, first.params as unknown[])).rows,
+          );
+          sent = true;
+        } catch (error) {
+          if (!isConnectionLoss(error)) throw error;
+          this.#broken = true;
+          client = await this.client();
+        }
+      }
+      for (const statement of statements.slice(sent ? 1 : 0)) {
+        if (
+          results.length === 1 &&
+          unlessFirstSeq !== undefined &&
+          Number(results[0]?.[0]?.seq) === unlessFirstSeq
+        )
+          break;
+        results.push(
+          (await client.query<Record<string, unknown>>(statement.sql, statement.params as unknown[])).rows,
+        );
+      }
+      if (commit) {
+        this.#inTransaction = false;
+        await client.query('COMMIT');
+      }
+      return results;
+    } catch (error) {
+      if (this.#inTransaction) {
+        this.#inTransaction = false;
+        await client.query('ROLLBACK').catch(() => {
+          this.#broken = true;
+        });
+      }
+      if (isConnectionLoss(error)) this.#broken = true;
+      throw error;
+    }
+  }
+
+  async rollback(): Promise<void> {
+    if (!this.#inTransaction || this.#client === undefined) return;
+    this.#inTransaction = false;
+    await this.#client.query('ROLLBACK').catch(() => {
+      this.#broken = true;
+    });
+  }
+
+  async drop(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#inTransaction = false;
+    if (client !== undefined) await client.end().catch(() => undefined);
+  }
+}
+
+function failureOf(error: unknown): WorkerFailure {
+  const err = error as { message?: unknown; code?: unknown; kind?: unknown };
+  const code = typeof err.code === 'string' ? err.code : null;
+  const message = typeof err.message === 'string' && err.message !== '' ? err.message : String(error);
+  if (err.kind === 'busy') return { kind: 'busy', message, code };
+  if (err.kind === 'connection') return { kind: 'connection', message, code };
+  if (code !== null && !isConnectionLoss(error)) return { kind: 'query', message, code };
+  return { kind: 'connection', message, code };
+}
+
+function serve({ config, port, signal }: AttachMessage): void {
+  const connection = new Connection(config);
+  const reply = (message: WorkerReply): void => {
+    port.postMessage(message);
+    // After the message is queued: the main thread takes it with receiveMessageOnPort once woken.
+    Atomics.add(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  };
+  // Requests are handled one after another, in order.
+  let queue = Promise.resolve();
+  port.on('message', (request: WorkerRequest) => {
+    queue = queue.then(async () => {
+      reply(await handle(connection, request));
+      if (request.op === 'close') port.close();
+    });
+  });
+}
+
+async function handle(connection: Connection, request: WorkerRequest): Promise<WorkerReply> {
+  try {
+    switch (request.op) {
+      case 'exec': {
+        const { tx, statements, unlessFirstSeq } = request;
+        return { id: request.id, ok: true, results: await connection.run(statements, tx, unlessFirstSeq) };
+      }
+      case 'rollback':
+        await connection.rollback();
+        return { id: request.id, ok: true, results: [] };
+      case 'close':
+        await connection.drop();
+        return { id: request.id, ok: true, results: [] };
+    }
+  } catch (error) {
+    return { id: request.id, ok: false, failure: failureOf(error) };
+  }
+}
+
+parentPort?.on('message', (message: AttachMessage) => serve(message));
