@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
 import { isHttpUrl, isPushSubject } from '../server/notify/notify-options.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
+import { parseDuration } from './duration.js';
 
 export const USAGE = `Usage: warden <command> [options]
 
@@ -30,6 +31,8 @@ Commands:
       --webhook-format F json | slack | ntfy, for the --webhook before it (default: json)
       --web-push         let browsers subscribe from the UI to Web Push of approvals (default: off)
       --push-contact URL mailto: or https: contact the push services see (default: mailto:warden@localhost)
+      --park-after D     stop an agent's CLI once it has had nothing to do for D (30s, 10m, 2h; 0 or
+                         never: keep it); its next message resumes it (default: 10m)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   inbox          List the approvals waiting in the running server, across threads, and answer them
@@ -91,6 +94,8 @@ export type Command =
       name: 'serve';
       webhooks?: { url: string; format: WebhookFormat }[];
       webPush?: { subject?: string };
+      /** Park an idle CLI after this many ms (0: never); absent, the supervisor's default. */
+      parkAfterMs?: number;
     } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
@@ -124,6 +129,7 @@ const OPTIONS = {
   'webhook-format': { type: 'string', multiple: true },
   'web-push': { type: 'boolean' },
   'push-contact': { type: 'string' },
+  'park-after': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -141,6 +147,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'webhook-format',
     'web-push',
     'push-contact',
+    'park-after',
   ],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
@@ -216,11 +223,18 @@ export function parseCommand(argv: readonly string[]): Command {
       throw new UsageError('--push-contact goes with --web-push');
     if (contact !== undefined && !isPushSubject(contact))
       throw new UsageError(`--push-contact must be a mailto: or https: URL, got '${contact}'`);
+    const parkAfter = values['park-after'];
+    const parkAfterMs = parkAfter === undefined ? undefined : parseDuration(parkAfter);
+    if (parkAfter !== undefined && parkAfterMs === undefined)
+      throw new UsageError(
+        `--park-after must be a duration such as 30s, 10m or 2h (at most 24 days), or 0 or never, got '${parkAfter}'`,
+      );
     return {
       name,
       ...flags,
       ...(webhooks.length === 0 ? {} : { webhooks }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
+      ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
     };
   }
   if (name === 'login' || name === 'status') return { name, ...flags };

@@ -18,6 +18,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       dataDir,
       onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
+      ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)

@@ -1,8 +1,9 @@
 // `warden status`: each thread's CLI process (pid, whether that very process still runs, detached or
-// not, pending approvals) and whether a server holds the data directory. It never becomes the host: with
-// the directory free it reads the store read-only; while a host holds it (the store's exclusive lock
-// keeps every other reader out) it asks that server over its API with the token file. Liveness is
-// judged here, by pid and start time, so a reused pid is never reported as the CLI.
+// not, pending approvals), the threads parked while idle, and whether a server holds the data
+// directory. It never becomes the host: with the directory free it reads the store read-only; while a
+// host holds it (the store's exclusive lock keeps every other reader out) it asks that server over its
+// API with the token file. Liveness is judged here, by pid and start time, so a reused pid is never
+// reported as the CLI.
 import { join } from 'node:path';
 
 import type { CliProcess, ThreadRecord } from '../store/records.js';
@@ -51,6 +52,13 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
   const withProcess = threads.filter((t) => t.thread.cliProcess !== null);
   if (withProcess.length === 0) out.push('No CLI process on record.');
   else out.push('CLI processes:', ...withProcess.map(processLine));
+  // Parked threads hold no CLI: it was stopped while idle, and their next message resumes it.
+  const parked = threads.filter((t) => t.thread.status === 'parked' && t.thread.cliProcess === null);
+  if (parked.length > 0)
+    out.push(
+      'Parked (no CLI while idle; the next message resumes it):',
+      ...parked.map(({ thread }) => `  thread ${thread.id}  ${thread.cwd}`),
+    );
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

@@ -28,6 +28,10 @@ const CASES: { args: (dataDir: string, missing: string) => string[]; message: Re
     args: (d) => ['inbox', 'allow', 'a1', 'because', '--data-dir', d],
     message: /Only a deny takes a reason/,
   },
+  {
+    args: (d) => ['serve', '--park-after', '10', '--data-dir', d],
+    message: /--park-after must be a duration/,
+  },
 ];
 
 describe('usage errors', () => {
