@@ -104,15 +104,18 @@ export function tokens(n) {
 
 /**
  * What the thread is doing, for its header: a turn running (`working`), a CLI waiting for the next
- * message (`ready`), maybe with a background subagent still at work, a CLI being stopped, or none.
+ * message (`ready`), maybe with a background subagent still at work, a CLI being stopped, none, or
+ * none because it was parked while idle (the next message resumes it).
  * @param {ThreadRecord} thread
  * @param {RunRecord[]} runs
  * @param {SubagentRecord[]} subagents
- * @returns {{ key: 'working' | 'ready' | 'stopping' | 'stopped', words: string }}
+ * @returns {{ key: 'working' | 'ready' | 'stopping' | 'stopped' | 'parked', words: string }}
  */
 export function threadActivity(thread, runs, subagents) {
   if (thread.status === 'stopping') return { key: 'stopping', words: 'stopping the CLI' };
   if (thread.status === 'idle') return { key: 'stopped', words: 'idle, no CLI running' };
+  if (thread.status === 'parked')
+    return { key: 'parked', words: 'parked: no CLI while idle; the next message resumes it' };
   if (runs.some((run) => run.status === 'running' || run.status === 'queued'))
     return { key: 'working', words: 'working: a turn is running' };
   const background = subagents.filter((s) => s.status === 'running').length;

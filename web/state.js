@@ -179,6 +179,9 @@ export class State {
       case 'session.ended':
         this.#patchThread(event, { status: 'idle' });
         break;
+      case 'thread.parked':
+        this.#patchThread(event, { status: 'parked' });
+        break;
       case 'run.created':
         this.#addRun({
           id: data.runId,

@@ -11,7 +11,7 @@
  * @property {string | null} [title] a name given, or the first line of the first prompt (one safe line)
  * @property {ThreadMode} mode
  * @property {string | null} model
- * @property {'idle' | 'live' | 'stopping'} status
+ * @property {'idle' | 'live' | 'stopping' | 'parked'} status parked: no CLI while idle; the next message resumes it
  * @property {string | null} [sessionId] the CLI session the thread is in (session-scope rules hold in it)
  * @property {GrantedRule[]} [grants] rules granted with "always allow" for the session, thread or project
  * @property {ThreadDeadlines} [deadlines] when unanswered approvals are answered by themselves

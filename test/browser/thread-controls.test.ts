@@ -1,5 +1,6 @@
 // The thread view's own controls: answering an approval inline in the conversation, switching the mode,
-// sending the next message from the box, and stopping the CLI.
+// sending the next message from the box, and stopping the CLI; a thread parked while idle, resumed from
+// the box.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -45,5 +46,32 @@ test(
     await page.locator('.thread-status', { hasText: 'no CLI running' }).waitFor();
     assert.equal(warden.supervisor.getThread(threadId).thread.status, 'idle');
     assert.equal(await page.getByRole('button', { name: 'Interrupt' }).isDisabled(), true);
+  },
+);
+
+test(
+  'shows a thread parked while idle, and resumes it from the message box',
+  { timeout: 120_000 },
+  async (t) => {
+    const warden = await startWarden(t, () => writeScript(['one', 'two']), { idleParkMs: 1000 });
+    const thread = await warden.supervisor.createThread({ cwd: warden.scratch.cwd, mode: 'full-access' });
+    await warden.supervisor.send(thread.id, '[[one]] make a file');
+    const { page } = await openBrowser(warden);
+    await page.goto(`${warden.server.url}/#/threads/${thread.id}`);
+    await warden.waitForEvent((e) => e.type === 'thread.parked' && e.threadId === thread.id);
+
+    await page.locator('.thread-status', { hasText: 'parked' }).waitFor();
+    await page
+      .locator(`.thread-list a[data-thread-id="${thread.id}"] .dot.parked`)
+      .waitFor({ state: 'attached' });
+    assert.equal(await page.getByRole('button', { name: 'Stop' }).isDisabled(), true);
+
+    await page.getByLabel('Message').fill('[[two]] and one more');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const resumed = await warden.waitForEvent(
+      (e) => e.type === 'session.started' && e.threadId === thread.id && e.data.generation === 2,
+    );
+    assert.ok(resumed.type === 'session.started' && resumed.data.resume !== null, 'the session is resumed');
+    await page.locator('.timeline .run-boundary').nth(1).locator('.status.completed').waitFor();
   },
 );

@@ -41,10 +41,14 @@ export interface Warden {
   waitForEvent(predicate: (event: SupervisorEvent) => boolean): Promise<SupervisorEvent>;
 }
 
-/** `buildScript` gets the scratch directories, for tool calls that name files in the project. */
+/**
+ * `buildScript` gets the scratch directories, for tool calls that name files in the project;
+ * `idleParkMs` is the supervisor's (its default when absent).
+ */
 export async function startWarden(
   t: TestContext,
   buildScript: (scratch: Scratch) => MockScript,
+  { idleParkMs }: { idleParkMs?: number } = {},
 ): Promise<Warden> {
   const scratch = createScratch();
   const dataDir = join(scratch.dir, 'data');
@@ -72,6 +76,7 @@ export async function startWarden(
     dataDir,
     claudePath: pinnedClaudePath(),
     env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+    ...(idleParkMs === undefined ? {} : { idleParkMs }),
   });
   parts.supervisor = supervisor;
   // One registry for every server object of this test: a restarted server keeps the browser signed in,
