@@ -7,6 +7,7 @@ import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions, Store } from '../store/store.js';
 import { ApprovalWaiters } from './approval-waiters.js';
 import { ChangeNotifier } from './event-stream.js';
+import { RecordBacklog, isStoreFailure } from './record-backlog.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
@@ -34,6 +35,11 @@ export class SupervisorCore {
    * approval of theirs without a waiter may still get one (the request comes again). Settles, never rejects.
    */
   readonly reconciling = new Map<string, Promise<void>>();
+  /** What record() could not write yet, per thread, in order (record-backlog.ts). */
+  readonly backlog = new RecordBacklog(
+    (threadId, drafts, options) => this.#commitNow(threadId, drafts, options),
+    (warning) => this.warn(warning),
+  );
 
   constructor(store: Store, options: CoreOptions) {
     this.store = store;
@@ -44,8 +50,17 @@ export class SupervisorCore {
     return randomUUID();
   }
 
-  /** One transaction; then waiting approvals hear about it and event iterators wake. Throws typed errors. */
+  /**
+   * One transaction; then waiting approvals hear about it and event iterators wake. Throws typed errors
+   * (a StoreError when the store cannot write: nothing is written, nobody is answered). What record()
+   * holds for the thread goes first, so the log keeps the order in which things happened.
+   */
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
+    this.backlog.flush(threadId);
+    return this.#commitNow(threadId, drafts, options);
+  }
+
+  #commitNow(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     const events = this.store.commit(threadId, drafts, options);
     if (events.length === 0) return events;
     this.waiters.onCommitted(events);
@@ -55,13 +70,18 @@ export class SupervisorCore {
   }
 
   /**
-   * For what the CLI tells us: a frame must never break the reader, so a failed commit becomes a warning
-   * (and nothing of it is written).
+   * For what the CLI tells us: a frame must never break the reader. When the store cannot write, the
+   * change is held and recorded, in order, once it can (record-backlog.ts); a change that does not fit
+   * the log becomes a warning (and nothing of it is written). Returns what was committed now.
    */
   record(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     try {
       return this.commit(threadId, drafts, options);
     } catch (error) {
+      if (isStoreFailure(error)) {
+        this.backlog.hold(threadId, drafts, options, error);
+        return [];
+      }
       this.warnFailure(error, `Could not record ${drafts.map((d) => d.type).join(', ')}`);
       return [];
     }

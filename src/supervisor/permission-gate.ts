@@ -1,6 +1,7 @@
 // A permission request from the CLI, start to end: is it still honourable, which run owns it, what the
 // policy says, and otherwise an approval that waits for decide() or for the request to be withdrawn.
-// Every outcome is recorded; every refusal says which condition failed.
+// Every outcome is recorded; every refusal says which condition failed. A verdict and an approval are in
+// the log before the CLI hears anything: while the store cannot write, the request waits (durable-commit.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 import type { PermissionResult } from '../protocol/control.js';
@@ -11,6 +12,7 @@ import type { RejectCondition } from '../store/event-types.js';
 import type { ApprovalDeadline, ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
+import { commitWhenPossible } from './durable-commit.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from './live-session.js';
 import { verdictForPerson } from './person-tools.js';
@@ -182,23 +184,33 @@ export async function gatePermission(
       blockedPath: context.blockedPath,
     }),
   );
+  // The host lets go of the process meanwhile: the request is the next host's to answer.
+  const wanted = (): boolean => !session.detaching;
   if (verdict.behavior !== 'ask') {
-    core.record(host.threadId, [
-      {
-        type: 'permission.decided',
-        data: {
-          runId,
-          subagentId,
-          toolName,
-          input,
-          toolUseId: toolUseID,
-          behavior: verdict.behavior,
-          source: verdict.source,
-          rule: verdict.rule,
-          reason: verdict.reason,
+    // The CLI acts on the verdict the moment it hears it: it is in the log first.
+    const recorded = await commitWhenPossible(
+      core,
+      host.threadId,
+      [
+        {
+          type: 'permission.decided',
+          data: {
+            runId,
+            subagentId,
+            toolName,
+            input,
+            toolUseId: toolUseID,
+            behavior: verdict.behavior,
+            source: verdict.source,
+            rule: verdict.rule,
+            reason: verdict.reason,
+          },
         },
-      },
-    ]);
+      ],
+      signal,
+      wanted,
+    );
+    if (recorded === undefined) return withdrawn(session);
     return verdict.behavior === 'allow'
       ? { behavior: 'allow', updatedInput: input }
       : { behavior: 'deny', message: `Denied by the supervisor's policy: ${verdict.reason}` };
@@ -208,27 +220,43 @@ export async function gatePermission(
   const suggestions = context.suggestions ?? [];
   const blockedPath = context.blockedPath ?? null;
   const rules = alwaysAllowRules({ toolName, input, cwd: host.cwd(), blockedPath, suggestions });
-  core.commit(host.threadId, [
-    {
-      type: 'approval.requested',
-      data: {
-        approvalId,
-        runId,
-        subagentId,
-        toolName,
-        input,
-        toolUseId: toolUseID,
-        requestId,
-        suggestions,
-        alwaysAllowRules: rules,
-        blockedPath,
-        decisionReason: context.decisionReason ?? null,
-        generation: session.generation,
-        deadline: host.deadlineFor(toolName, input),
+  const recorded = await commitWhenPossible(
+    core,
+    host.threadId,
+    [
+      {
+        type: 'approval.requested',
+        data: {
+          approvalId,
+          runId,
+          subagentId,
+          toolName,
+          input,
+          toolUseId: toolUseID,
+          requestId,
+          suggestions,
+          alwaysAllowRules: rules,
+          blockedPath,
+          decisionReason: context.decisionReason ?? null,
+          generation: session.generation,
+          deadline: host.deadlineFor(toolName, input),
+        },
       },
-    },
-  ]);
+    ],
+    signal,
+    wanted,
+  );
+  // Withdrawn before it could be recorded: no approval exists, so none is left pending.
+  if (recorded === undefined) return withdrawn(session);
   return awaitDecision(core, host, session, { approvalId, runId, subagentId, input }, signal);
+}
+
+/** The answer to a request that ended while its record waited for the store: nobody reads it. */
+function withdrawn(session: LiveSession): PermissionResult {
+  return {
+    behavior: 'deny',
+    message: session.detaching ? 'Denied: the host detached' : 'The request was withdrawn',
+  };
 }
 
 /**

@@ -52,6 +52,8 @@ import { titleFromPrompt } from './thread-title.js';
 import { validateDecision, validateId, validateNewThread, validateText, validateTitle } from './validate.js';
 
 export const DATABASE_FILE = 'warden.db';
+/** How soon a deadline the store could not record is applied again. */
+const DEADLINE_RETRY_MS = 1000;
 
 export class Supervisor {
   readonly #core: SupervisorCore;
@@ -443,6 +445,8 @@ export class Supervisor {
         );
       } finally {
         this.#deadlines.clear();
+        // What the store could not take yet gets a last try, and what is left is reported (record-backlog.ts).
+        this.#core.backlog.close();
         this.#core.notifier.close();
         this.#store.close();
       }
@@ -528,6 +532,12 @@ export class Supervisor {
       decidedBy: { name: 'deadline', via: 'timeout' },
     };
     this.decide(approvalId, decision).catch((error: unknown) => {
+      // The store cannot write for now: the deadline still applies, once it can.
+      if (error instanceof StoreError) {
+        this.#core.warn(error);
+        setTimeout(() => this.#deadlinePassed(approvalId), DEADLINE_RETRY_MS).unref();
+        return;
+      }
       // Answered or withdrawn at the same moment: the first change stands.
       if (!(error instanceof ConflictError))
         this.#core.warnFailure(error, `Could not apply the deadline of approval ${approvalId}`);
