@@ -104,9 +104,17 @@ test(
     const bash = page.locator('.approval', { hasText: 'cat /etc/os-release' });
     await whenActionable(bash);
     await bash.getByRole('button', { name: /Approve once/ }).click();
+    await card.waitFor({ state: 'detached' });
     await bash.waitFor({ state: 'detached' });
     await page.locator(`.thread-list a[data-thread-id="${printed.threadId}"]`).click();
-    await timeline.getByText('The background agent has reported back').waitFor({ timeout: 60_000 });
+    await timeline
+      .getByText('The background agent has reported back')
+      .waitFor({ timeout: 60_000 })
+      .catch((error: unknown) => {
+        throw new Error(`the CLI's own turn did not show; the terminal said:\n${output.stdout}`, {
+          cause: error,
+        });
+      });
     await assertCleanPage(page);
     saveForDocs('demo-thread-done', await screenshot('npm-start-thread-done'));
 
