@@ -1,7 +1,8 @@
 // The Store on SQLite (better-sqlite3 12.x). WAL with synchronous=FULL: a commit that returned is on disk,
-// so an approval or decision acknowledged to anyone survives a crash of the host or the machine. The
-// database is opened in exclusive locking mode: one host at a time. A failure says why in its code
-// (sqlite-failure.ts): a full disk, a lock, a damaged file; a damaged file is never opened as an empty log.
+// so an approval or decision acknowledged to anyone survives a crash of the host or the machine; durable()
+// is the barrier a store with group commit needs (wal-barrier.ts). The database is opened in exclusive
+// locking mode: one host at a time. A failure says why in its code (sqlite-failure.ts): a full disk, a
+// lock, a damaged file, a failed fsync; a damaged file is never opened as an empty log.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -21,6 +22,7 @@ import { ProjectionReads } from './projection-reads.js';
 import { eventFromRow } from './rows.js';
 import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
+import { WalBarrier } from './wal-barrier.js';
 
 const DEFAULT_EVENT_PAGE = 500;
 
@@ -31,6 +33,8 @@ export class SqliteStore implements Store {
   readonly #reads: ProjectionReads;
   readonly #projector: Projector;
   readonly #audit: AuditLog;
+  /** Undefined for ':memory:', which has nothing to make durable. */
+  readonly #barrier: WalBarrier | undefined;
   readonly #commit: (
     threadId: string,
     drafts: readonly EventDraft[],
@@ -58,7 +62,8 @@ export class SqliteStore implements Store {
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       migrate(db);
-      return new SqliteStore(db, path);
+      // What the migration wrote, and the files' directory entries, are on disk before open returns.
+      return new SqliteStore(db, path, path === ':memory:' ? undefined : WalBarrier.open(path));
     } catch (error) {
       db?.close();
       // Nothing was written: a damaged or foreign file is left as it is, for a person to look at.
@@ -66,9 +71,10 @@ export class SqliteStore implements Store {
     }
   }
 
-  private constructor(db: BetterSqlite3.Database, path: string) {
+  private constructor(db: BetterSqlite3.Database, path: string, barrier: WalBarrier | undefined) {
     this.#db = db;
     this.#path = path;
+    this.#barrier = barrier;
     this.#reads = new ProjectionReads(db);
     this.#projector = new Projector(db);
     this.#audit = new AuditLog(db);
@@ -102,11 +108,21 @@ export class SqliteStore implements Store {
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
     const spoolOffset = checkCommitInput(threadId, drafts, options);
     if (drafts.length === 0 && spoolOffset === undefined) return [];
+    // After a failed fsync nothing more is written: the disk may not have what the process has.
+    const failure = this.#barrier?.failure;
+    if (failure !== undefined) throw failure;
+    let events: StoredEvent[];
     try {
-      return this.#commit(threadId, drafts, spoolOffset);
+      events = this.#commit(threadId, drafts, spoolOffset);
     } catch (error) {
       throw storeFailure(error, `Could not commit ${drafts.map((d) => d.type).join(', ')}`, this.#path);
     }
+    this.#barrier?.noteCommit();
+    return events;
+  }
+
+  durable(): Promise<void> {
+    return this.#barrier?.durable() ?? Promise.resolve();
   }
 
   /**
@@ -203,10 +219,13 @@ export class SqliteStore implements Store {
         }
       }
     })();
+    this.#barrier?.noteCommit();
   }
 
   close(): void {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#barrier?.close();
+    this.#db.close();
   }
 }
 

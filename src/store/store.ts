@@ -37,6 +37,15 @@ export interface Store {
    */
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[];
 
+  /**
+   * The durability barrier: resolves once every change committed before the call is on disk (survives a
+   * crash of the machine, not only of this process). Calls made while a flush is under way share the
+   * next one. Rejects with a StoreError when the store cannot make them durable; it then takes no more
+   * commits. Nothing committed may be told to anyone outside the process before this resolves. A store
+   * whose commit() is already durable resolves at once.
+   */
+  durable(): Promise<void>;
+
   getThread(id: string): ThreadRecord | undefined;
   listThreads(): ThreadRecord[];
   getRun(id: string): RunRecord | undefined;

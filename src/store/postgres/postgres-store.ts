@@ -126,6 +126,11 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** A commit returned once Postgres's COMMIT did: it is already durable. */
+  durable(): Promise<void> {
+    return Promise.resolve();
+  }
+
   getThread(id: string): ThreadRecord | undefined {
     this.#refresh();
     return this.#replica.reads.getThread(id);
