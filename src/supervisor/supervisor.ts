@@ -31,6 +31,8 @@ import type {
 } from '../store/records.js';
 import { describeFix, securePrivateDir } from '../store/private-dir.js';
 import { SqliteStore } from '../store/sqlite-store.js';
+import { PostgresStore } from '../store/postgres/postgres-store.js';
+import { isPostgresUrl } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import { SupervisorCore } from './core.js';
 import { eventStream } from './event-stream.js';
@@ -74,14 +76,17 @@ export class Supervisor {
   #closed: Promise<void> | undefined;
 
   /**
-   * Opens the store in `dataDir`. Detached CLIs an earlier host left running are re-attached: their
-   * threads carry on, pending approvals stay pending under their ids. What no process can answer any more
-   * is closed out: unfinished runs become `interrupted` (`host_restart`), pending approvals `expired`,
-   * running subagents `lost`; leftover processes that cannot be re-attached are stopped.
+   * Opens the store: SQLite in `dataDir`, or the PostgreSQL database `options.store` names. Detached CLIs
+   * an earlier host left running are re-attached: their threads carry on, pending approvals stay pending
+   * under their ids. What no process can answer any more is closed out: unfinished runs become
+   * `interrupted` (`host_restart`), pending approvals `expired`, running subagents `lost`; leftover
+   * processes that cannot be re-attached are stopped.
    */
   static open(options: SupervisorOptions): Promise<Supervisor> {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
+    const { dataDir, claudePath, env, onWarning, query, detached = true, store: storeUrl } = options;
+    if (storeUrl !== undefined && (typeof storeUrl !== 'string' || !isPostgresUrl(storeUrl)))
+      throw new TypeError('options.store must be a postgres:// URL');
     if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
     if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
     if (claudePath !== undefined && typeof claudePath !== 'string')
@@ -96,7 +101,10 @@ export class Supervisor {
     return attempt(async () => {
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
-      const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
+      const store =
+        storeUrl === undefined
+          ? SqliteStore.open(join(dataDir, DATABASE_FILE))
+          : PostgresStore.open(storeUrl, { exclusive: true });
       try {
         // First the processes an earlier host left (the store holds the lock, so no live host owns them):
         // detached ones still running are joined again; the others stopped, their threads closed out.

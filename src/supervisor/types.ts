@@ -35,8 +35,16 @@ export type QueryFunction = (args: {
 }) => SupervisedQuery;
 
 export interface SupervisorOptions {
-  /** Where the SQLite database lives (`<dataDir>/warden.db`); created if missing. */
+  /**
+   * This host's private directory, created if missing: the SQLite database (`<dataDir>/warden.db`) unless
+   * `store` names another, the detached CLIs' spools, keys.
+   */
   dataDir: string;
+  /**
+   * Where the event log lives: absent, SQLite in `dataDir`; a `postgres://user@host:port/db` URL, that
+   * PostgreSQL database (docs/fleet.md). The supervisor holds it alone while open, as it does SQLite.
+   */
+  store?: string;
   /** The Claude Code executable; found as query() finds it when absent. */
   claudePath?: string;
   /** The CLI's whole environment (it replaces process.env, as query()'s `env` does). */

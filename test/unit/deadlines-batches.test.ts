@@ -3,13 +3,14 @@
 // preview listed, each once. The real-CLI versions (across a restart; a batch raced by a second client)
 // are in test/e2e.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
 import type { Supervisor } from '../../src/supervisor/index.js';
 import { deadlineFor, validateDeadlines } from '../../src/supervisor/deadlines.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 /** Resolves once `count` approvals have been requested (the log is replayed from its start). */
 async function approvalsRequested(sup: Supervisor, count: number): Promise<void> {
@@ -26,7 +27,7 @@ function holdEventLoop(t: { after(fn: () => void): void }): void {
   t.after(() => clearInterval(hold));
 }
 
-describe('deadlines', () => {
+describeEachStore('deadlines', () => {
   it("the thread's deadline denies an unanswered approval, recorded by: 'timeout'", async (t) => {
     holdEventLoop(t);
     const { sup, made, thread } = await openFakeSupervisor(t);
@@ -91,7 +92,7 @@ describe('deadlines', () => {
   });
 });
 
-describe('batches', () => {
+describeEachStore('batches', () => {
   it("previews a subagent's pending approvals and decides each once, reporting those settled meanwhile", async (t) => {
     const { sup, made, thread } = await openFakeSupervisor(t);
     const { fake, uuid } = await startTurn(sup, made, thread.id, 'launch');

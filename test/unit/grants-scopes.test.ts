@@ -2,12 +2,13 @@
 // applies afterwards, and that nothing wider than what the approval showed can be granted. The real-CLI
 // versions (a thread rule across stop + resend and a restart, the project file) are in test/e2e.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
 import { ruleWithin } from '../../src/supervisor/grants.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 const SUGGEST_PREFIX = [
   {
@@ -18,7 +19,7 @@ const SUGGEST_PREFIX = [
   },
 ];
 
-describe('always-allow scopes', () => {
+describeEachStore('always-allow scopes', () => {
   it('a thread rule is applied by the policy in later CLI processes, until it is removed', async (t) => {
     const { sup, made, thread } = await openFakeSupervisor(t);
     const first = await startTurn(sup, made, thread.id, 'one');

@@ -2,7 +2,7 @@
 // compare-and-set decisions, events() replay-then-live, queued and CLI-started runs, the timeline.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
 import {
   ConflictError,
@@ -13,12 +13,13 @@ import {
 } from '../../src/supervisor/index.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 function lastSeq(sup: Supervisor): number {
   return sup.listThreads().reduce((n, t) => n + t.lastThreadSeq, 0);
 }
 
-describe('Supervisor API', () => {
+describeEachStore('Supervisor API', () => {
   it('rejects bad input with typed errors and writes nothing', async (t) => {
     const { sup, thread, cwd } = await openFakeSupervisor(t);
     const before = lastSeq(sup);

@@ -1,14 +1,15 @@
 // The permission gate with a scripted CLI: which requests are honoured, where they are routed, and how a
 // pending approval ends when no one can answer it any more. The real-CLI versions are in test/e2e.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 const BASH = { command: 'touch f', description: 'touch' };
 
-describe('supervisor permission gate', () => {
+describeEachStore('supervisor permission gate', () => {
   it('denies a request from a CLI process the thread has replaced, and records why', async (t) => {
     const { sup, made, thread } = await openFakeSupervisor(t);
     const first = await startTurn(sup, made, thread.id, 'one');

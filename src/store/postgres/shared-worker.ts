@@ -1,11 +1,15 @@
 // One connection worker per process, shared by every PostgresStore in it: starting a worker (loading the
 // driver) costs far more than opening a connection. Each store gets its own connection in the worker,
-// reached through its own MessagePort. The worker is unref'd, and ended when the last store closes.
+// reached through its own MessagePort. The worker is unref'd, and ended a little after the last store
+// closes.
 import { Worker } from 'node:worker_threads';
 
 import type { AttachMessage } from './protocol.js';
 
-let shared: { worker: Worker; users: number } | undefined;
+/** How long an unused worker is kept for the next store (opening one costs a second or more under load). */
+const IDLE_MS = 10_000;
+
+let shared: { worker: Worker; users: number; idle: NodeJS.Timeout | undefined } | undefined;
 
 /**
  * The worker module beside this one, with this module's extension: `.js` from dist/, `.ts` when the
@@ -33,8 +37,9 @@ export function attachConnection(message: AttachMessage): void {
     worker.once('exit', () => {
       if (shared?.worker === worker) shared = undefined;
     });
-    shared = { worker, users: 0 };
+    shared = { worker, users: 0, idle: undefined };
   }
+  clearTimeout(shared.idle);
   shared.users += 1;
   shared.worker.postMessage(message, [message.port]);
 }
@@ -44,6 +49,9 @@ export function releaseConnection(): void {
   shared.users -= 1;
   if (shared.users > 0) return;
   const { worker } = shared;
-  shared = undefined;
-  void worker.terminate();
+  // Unref'd: an idle worker never keeps the process alive, and it is ended if no store comes.
+  shared.idle = setTimeout(() => {
+    if (shared?.worker === worker && shared.users === 0) shared = undefined;
+    void worker.terminate();
+  }, IDLE_MS).unref();
 }
