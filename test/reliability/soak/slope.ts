@@ -1,0 +1,25 @@
+// Growth over time: a least-squares line through (t, value) samples, its slope per hour.
+export interface Fit {
+  /** Units per hour. */
+  readonly perHour: number;
+  readonly samples: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+export function fitPerHour(points: readonly { t: number; value: number }[]): Fit {
+  const n = points.length;
+  const first = points[0]?.value ?? 0;
+  const last = points.at(-1)?.value ?? 0;
+  if (n < 2) return { perHour: 0, samples: n, first, last };
+  const meanT = points.reduce((s, p) => s + p.t, 0) / n;
+  const meanV = points.reduce((s, p) => s + p.value, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.t - meanT) * (p.value - meanV);
+    den += (p.t - meanT) ** 2;
+  }
+  const perMs = den === 0 ? 0 : num / den;
+  return { perHour: Math.round(perMs * 3_600_000 * 100) / 100, samples: n, first, last };
+}
