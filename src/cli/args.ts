@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
 import { isHttpUrl, isPushSubject } from '../server/notify/notify-options.js';
+import { isPostgresUrl } from '../store/postgres/url.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
 import { parseDuration } from './duration.js';
 
@@ -33,6 +34,8 @@ Commands:
       --push-contact URL mailto: or https: contact the push services see (default: mailto:warden@localhost)
       --park-after D     stop an agent's CLI once it has had nothing to do for D (30s, 10m, 2h; 0 or
                          never: keep it); its next message resumes it (default: 10m)
+      --store URL        keep the event log in PostgreSQL: postgres://user@host:port/database (default:
+                         $WARDEN_STORE_URL, else SQLite in the data dir; spools and keys stay there)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   inbox          List the approvals waiting in the running server, across threads, and answer them
@@ -96,6 +99,8 @@ export type Command =
       webPush?: { subject?: string };
       /** Park an idle CLI after this many ms (0: never); absent, the supervisor's default. */
       parkAfterMs?: number;
+      /** A postgres:// URL: the event log lives there instead of SQLite in the data dir. */
+      store?: string;
     } & ServerFlags)
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
@@ -130,6 +135,7 @@ const OPTIONS = {
   'web-push': { type: 'boolean' },
   'push-contact': { type: 'string' },
   'park-after': { type: 'string' },
+  store: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -148,6 +154,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'web-push',
     'push-contact',
     'park-after',
+    'store',
   ],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
@@ -229,9 +236,13 @@ export function parseCommand(argv: readonly string[]): Command {
       throw new UsageError(
         `--park-after must be a duration such as 30s, 10m or 2h (at most 24 days), or 0 or never, got '${parkAfter}'`,
       );
+    const { store } = values;
+    if (store !== undefined && !isPostgresUrl(store))
+      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
     return {
       name,
       ...flags,
+      ...(store === undefined ? {} : { store }),
       ...(webhooks.length === 0 ? {} : { webhooks }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),

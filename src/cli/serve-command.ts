@@ -1,6 +1,7 @@
 // `warden serve`: the Supervisor, the HTTP/WebSocket API and the web UI in one process, until Ctrl-C. The
 // agents get this process's environment (with ANTHROPIC_API_KEY set, the CLI talks to the real API).
 import { createServer } from '../server/index.js';
+import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
 import { Supervisor } from '../supervisor/index.js';
 import type { Command } from './args.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
@@ -10,12 +11,19 @@ export const DEFAULT_PORT = 4390;
 
 export async function serveCommand(command: Extract<Command, { name: 'serve' }>): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
+  // The flag wins over the environment; an empty variable counts as unset.
+  const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
+  if (store !== undefined && !isPostgresUrl(store)) {
+    process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
+    return 2;
+  }
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
   let server: Awaited<ReturnType<typeof createServer>> | undefined;
   try {
     supervisor = await Supervisor.open({
       dataDir,
+      ...(store === undefined ? {} : { store }),
       onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
@@ -45,6 +53,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
               `links; bodies are signed with the key in ${server.webhookSecretPath}`,
           ]
         : [];
+    if (store !== undefined) notes.unshift(`Store: PostgreSQL at ${describeServer(store)}`);
     if (server.vapidKeysPath !== null)
       notes.push(
         'Web Push: on; devices subscribe from the bell in the UI and choose what a notification shows ' +
