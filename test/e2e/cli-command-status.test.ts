@@ -1,7 +1,7 @@
 // `warden status` on a data dir whose agent runs detached: asked while `warden serve` holds the directory
 // (it goes through the server's API), after the server was SIGKILLed (it reads the store read-only and
 // does not take the directory over: the next serve starts), and after the CLI itself was killed (reported
-// gone, judged by pid and start time).
+// gone, judged by pid and start time). A thread whose CLI `serve --park-after` parked is listed parked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -16,6 +16,8 @@ import {
   startServe,
   createThread,
   pendingApproval,
+  runCompleted,
+  threadEvents,
   trackedCli,
 } from './helpers/serve-process.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
@@ -85,6 +87,59 @@ describe('warden status', { timeout: 180_000 }, () => {
     assert.match(after.stdout, /No CLI process on record\./);
     second.process.child.kill('SIGTERM');
     assert.deepEqual(await second.process.exited, { code: 0, signal: null });
+    await waitForNoProcess(session.scratch.home);
+    assertNoProcessLeft(session.scratch.home);
+  });
+
+  it('lists a thread parked by serve --park-after, which the next message resumes', async (t) => {
+    const session = await startCommandSession(
+      t,
+      scenario()
+        .on('hi')
+        .thenAnswer('Hello.')
+        .on('again')
+        .thenAnswer((ctx) => (ctx.firstUserText.includes('[[hi]]') ? 'Resumed.' : 'Forgot.'))
+        .build(),
+    );
+    cleanupOnExit(t, session.scratch.home);
+    const port = await freePort();
+    const serve = await startServe(t, session.dataDir, session.env, { port, args: ['--park-after', '1s'] });
+    const { threadId, runId } = await createThread(serve, session.scratch.cwd, '[[hi]] hello');
+    await runCompleted(serve, threadId, runId);
+    await pollFor('the thread is parked', async () => {
+      const { thread } = await serve.api(`/api/threads/${threadId}`);
+      return thread.status === 'parked' && thread.cliProcess === null ? true : undefined;
+    });
+    // The parked CLI is gone (the server itself runs with the same HOME, so it is looked up by identity).
+    const events = await threadEvents(serve, threadId);
+    const spawned = events.find((e) => e.type === 'session.process_started');
+    const identity = { pid: Number(spawned?.data.pid), startTicks: Number(spawned?.data.startTime) };
+    assert.ok(events.some((e) => e.type === 'thread.parked'));
+    assert.equal(isAlive(identity), false, 'the parked CLI is gone');
+
+    const listed = await status(session, ['--port', String(port)]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /No CLI process on record\./);
+    assert.ok(
+      listed.stdout.includes(
+        `Parked (no CLI while idle; the next message resumes it):\n  thread ${threadId}  ${session.scratch.cwd}`,
+      ),
+      listed.stdout,
+    );
+
+    const { run } = await serve.api(`/api/threads/${threadId}/messages`, { text: '[[again]] still there?' });
+    await runCompleted(serve, threadId, String(run.id));
+    const { runs } = await serve.api(`/api/threads/${threadId}`);
+    assert.equal((runs as { id: string; result: { text: string } }[]).at(-1)?.result.text, 'Resumed.');
+    // Idle again, parked again: the server then leaves no agent behind when it stops.
+    await pollFor('the thread is parked again', async () => {
+      const { thread } = await serve.api(`/api/threads/${threadId}`);
+      return thread.status === 'parked' && thread.generation === 2 && thread.cliProcess === null
+        ? true
+        : undefined;
+    });
+    serve.process.child.kill('SIGTERM');
+    assert.deepEqual(await serve.process.exited, { code: 0, signal: null });
     await waitForNoProcess(session.scratch.home);
     assertNoProcessLeft(session.scratch.home);
   });
