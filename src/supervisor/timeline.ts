@@ -200,6 +200,7 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'thread.rule_revoked':
       case 'thread.deadlines_set':
       case 'thread.titled':
+      case 'thread.parked':
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':
