@@ -192,7 +192,9 @@ function soakSections(soak: Soak | undefined): string[] {
       `${soak.load.events.toLocaleString('en')} events.`,
     '',
     `Sampled every ${o.sampleMs / 1000} s. Growth is a least-squares slope over the last host lifetime, ` +
-      `leaving out its first ${minutes(o.warmupMs)} (warm-up) and the final sample (after every thread was stopped):`,
+      `leaving out its first ${minutes(o.warmupMs)} (warm-up) and the final sample (after every thread was stopped). ` +
+      'Descriptors and active handles count what is in flight at the sampling instant, so their per-minute floor ' +
+      '(the lowest sample of each minute) is fitted: a leak raises the floor, the load only scatters points above it.',
     '',
     '| Measure | Fit window (first → last sample) | Slope | Bound | |',
     '| --- | --- | --- | --- | --- |',

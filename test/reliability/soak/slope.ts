@@ -23,3 +23,23 @@ export function fitPerHour(points: readonly { t: number; value: number }[]): Fit
   const perMs = den === 0 ? 0 : num / den;
   return { perHour: Math.round(perMs * 3_600_000 * 100) / 100, samples: n, first, last };
 }
+
+/**
+ * The lowest point of each window of `size` consecutive samples (placed at the window's middle time). For a
+ * count of what is in flight at the sampling instant (descriptors, handles), a leak raises the floor
+ * while the load only scatters the points above it.
+ */
+export function windowFloors(
+  points: readonly { t: number; value: number }[],
+  size: number,
+): { t: number; value: number }[] {
+  const floors: { t: number; value: number }[] = [];
+  for (let at = 0; at + size <= points.length; at += size) {
+    const window = points.slice(at, at + size);
+    floors.push({
+      t: (window[0]!.t + window.at(-1)!.t) / 2,
+      value: Math.min(...window.map((p) => p.value)),
+    });
+  }
+  return floors;
+}

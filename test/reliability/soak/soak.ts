@@ -20,7 +20,7 @@ import { HostProcess, type SampleReport } from './host-process.js';
 import { People, type Api } from './people.js';
 import { between, pick, seeded } from './random.js';
 import { checkLog, type Check } from './soak-checks.js';
-import { fitPerHour, type Fit } from './slope.js';
+import { fitPerHour, windowFloors, type Fit } from './slope.js';
 import type { HostConfig } from './soak-host.js';
 import { WsClients } from './ws-clients.js';
 
@@ -55,6 +55,8 @@ export interface Bounds {
 }
 
 export const FITTED = ['heapMB', 'rssMB', 'fds', 'activeResources', 'processListeners'] as const;
+/** Fitted through their per-minute floors (slope.ts, windowFloors). */
+export const FLOORED: ReadonlySet<string> = new Set(['fds', 'activeResources']);
 
 export interface SoakResult {
   readonly options: Omit<SoakOptions, 'log'>;
@@ -304,8 +306,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const baseline = lastLife[0]!;
   const final = lastLife.at(-1)!;
   const fitted = lastLife.slice(0, -1).filter((s) => s.t - baseline.t >= options.warmupMs);
+  // Descriptors and handles count what is in flight at the instant: their per-minute floor is fitted.
+  const window = Math.max(1, Math.min(Math.round(60_000 / options.sampleMs), Math.floor(fitted.length / 5)));
   const slopes = Object.fromEntries(
-    FITTED.map((key) => [key, fitPerHour(fitted.map((s) => ({ t: s.t, value: s[key] })))]),
+    FITTED.map((key) => {
+      const points = fitted.map((s) => ({ t: s.t, value: s[key] }));
+      return [key, fitPerHour(FLOORED.has(key) ? windowFloors(points, window) : points)];
+    }),
   ) as SoakResult['slopes'];
   const checks: Check[] = [];
   for (const key of FITTED)
