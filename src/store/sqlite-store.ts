@@ -1,6 +1,8 @@
-// The Store on SQLite (better-sqlite3 12.x). WAL with synchronous=FULL: a commit that returned is on disk,
-// so an approval or decision acknowledged to anyone survives a crash of the host or the machine; durable()
-// is the barrier a store with group commit needs (wal-barrier.ts). The database is opened in exclusive
+// The Store on SQLite (better-sqlite3 12.x). WAL with synchronous=NORMAL and group commit: a commit that
+// returned is in the WAL file (it survives a crash of this process), and durable() makes it survive a
+// crash of the machine too, with one fsync shared by every commit made before it (wal-barrier.ts). The
+// supervisor tells nobody of a change before durable() resolves, so whatever was acknowledged survives
+// both; a machine crash can lose only commits nobody heard of. The database is opened in exclusive
 // locking mode: one host at a time. A failure says why in its code (sqlite-failure.ts): a full disk, a
 // lock, a damaged file, a failed fsync; a damaged file is never opened as an empty log.
 import { mkdirSync, statSync } from 'node:fs';
@@ -59,7 +61,8 @@ export class SqliteStore implements Store {
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.exec('BEGIN IMMEDIATE; COMMIT');
-      db.pragma('synchronous = FULL');
+      // No fsync per commit: durable() syncs the WAL once for all commits before it (wal-barrier.ts).
+      db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
       // What the migration wrote, and the files' directory entries, are on disk before open returns.

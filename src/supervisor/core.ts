@@ -6,6 +6,7 @@ import { StoreError, WardenError, toError } from '../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions, Store } from '../store/store.js';
 import { ApprovalWaiters } from './approval-waiters.js';
+import { DurablePublisher } from './durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
 import { RecordBacklog, isStoreFailure } from './record-backlog.js';
 import type { QueryFunction } from './types.js';
@@ -41,9 +42,40 @@ export class SupervisorCore {
     (warning) => this.warn(warning),
   );
 
+  /** Committed events wait here until the store has them on disk, then are published (durable-publish.ts). */
+  readonly #publisher: DurablePublisher;
+
   constructor(store: Store, options: CoreOptions) {
     this.store = store;
     this.options = options;
+    this.#publisher = new DurablePublisher(
+      store,
+      (events) => {
+        this.waiters.onCommitted(events);
+        for (const listener of this.committedListeners) listener(events);
+        this.notifier.notify();
+      },
+      (error) => this.warn(error),
+    );
+  }
+
+  /** The log may be shown up to this seq: nothing after it is still waiting to be on disk. */
+  get visibleThrough(): number {
+    return this.#publisher.visibleThrough;
+  }
+
+  /**
+   * Resolves once every change committed so far is on disk and published: await it before acknowledging a
+   * change to anyone (an HTTP reply, an answer to the CLI). Rejects with a StoreError when the store could
+   * not make it durable.
+   */
+  durable(): Promise<void> {
+    return this.#publisher.durable();
+  }
+
+  /** Resolves once `events` (just committed) are on disk and published. */
+  whenDurable(events: readonly StoredEvent[]): Promise<void> {
+    return this.#publisher.whenDurable(events.at(-1)?.seq ?? 0);
   }
 
   newId(): string {
@@ -51,9 +83,9 @@ export class SupervisorCore {
   }
 
   /**
-   * One transaction; then waiting approvals hear about it and event iterators wake. Throws typed errors
-   * (a StoreError when the store cannot write: nothing is written, nobody is answered). What record()
-   * holds for the thread goes first, so the log keeps the order in which things happened.
+   * One transaction; once it is on disk, waiting approvals hear about it and event iterators wake. Throws
+   * typed errors (a StoreError when the store cannot write: nothing is written, nobody is answered). What
+   * record() holds for the thread goes first, so the log keeps the order in which things happened.
    */
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     this.backlog.flush(threadId);
@@ -62,10 +94,7 @@ export class SupervisorCore {
 
   #commitNow(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     const events = this.store.commit(threadId, drafts, options);
-    if (events.length === 0) return events;
-    this.waiters.onCommitted(events);
-    for (const listener of this.committedListeners) listener(events);
-    this.notifier.notify();
+    this.#publisher.add(events);
     return events;
   }
 

@@ -1,7 +1,8 @@
 // events(): replay from the log, then follow it live. Pull-based: the iterator reads pages from the store
 // after its cursor and sleeps until the next commit, so a slow consumer never makes anything buffer or
 // drop, and nothing between the replay and the live part can be missed (the read and the subscription
-// happen in the same synchronous step).
+// happen in the same synchronous step). It stops before the first event not yet on disk (`visibleThrough`,
+// durable-publish.ts) and is woken when that event is published.
 import type { Store } from '../store/store.js';
 import type { EventsOptions, SupervisorEvent } from './types.js';
 
@@ -48,16 +49,20 @@ export class ChangeNotifier {
 export async function* eventStream(
   store: Store,
   notifier: ChangeNotifier,
+  visibleThrough: () => number,
   options: EventsOptions,
 ): AsyncGenerator<SupervisorEvent, void> {
   let cursor = options.since ?? 0;
   for (;;) {
     if (notifier.closed || options.signal?.aborted === true) return;
-    const page = store.readEvents({
-      after: cursor,
-      limit: PAGE,
-      ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
-    });
+    const page = visiblePart(
+      store.readEvents({
+        after: cursor,
+        limit: PAGE,
+        ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
+      }),
+      visibleThrough(),
+    );
     if (page.length === 0) {
       if (!(await notifier.wait(options.signal))) return;
       continue;
@@ -67,4 +72,11 @@ export async function* eventStream(
       yield event;
     }
   }
+}
+
+/** The events of `page` (in seq order) up to `through`. */
+export function visiblePart<T extends { seq: number }>(page: T[], through: number): T[] {
+  const last = page.at(-1);
+  if (last === undefined || last.seq <= through) return page;
+  return page.filter((event) => event.seq <= through);
 }

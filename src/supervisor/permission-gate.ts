@@ -13,6 +13,7 @@ import type { ApprovalDeadline, ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
 import { alwaysAllowRules } from './always-allow.js';
 import { commitWhenPossible } from './durable-commit.js';
+import { answerOnceDurable } from './durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from './live-session.js';
 import { verdictForPerson } from './person-tools.js';
@@ -141,7 +142,11 @@ export async function gatePermission(
 ): Promise<PermissionResult> {
   const { signal, agentID, toolUseID, requestId } = context;
   const problem = permissionRequestProblem(toolName, input, toolUseID);
-  if (problem !== undefined) return rejectMalformed(core, host, session, { toolName, toolUseID, problem });
+  // Every answer that rests on a change goes out once the change is on disk (durable-publish.ts).
+  const once = (answer: PermissionResult, ready = core.durable()): Promise<PermissionResult> =>
+    answerOnceDurable(ready, answer, signal, () => withdrawn(session));
+  if (problem !== undefined)
+    return once(rejectMalformed(core, host, session, { toolName, toolUseID, problem }));
   // A request the CLI sends again to a host that re-attached: the approval made for it stands.
   const stored = session.attached ? session.storedApproval(requestId, toolUseID) : undefined;
   if (stored !== undefined) return answerStored(core, host, session, stored, input, signal);
@@ -173,7 +178,7 @@ export async function gatePermission(
         },
       },
     ]);
-    return { behavior: 'deny', message };
+    return once({ behavior: 'deny', message });
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
@@ -211,9 +216,12 @@ export async function gatePermission(
       wanted,
     );
     if (recorded === undefined) return withdrawn(session);
-    return verdict.behavior === 'allow'
-      ? { behavior: 'allow', updatedInput: input }
-      : { behavior: 'deny', message: `Denied by the supervisor's policy: ${verdict.reason}` };
+    return once(
+      verdict.behavior === 'allow'
+        ? { behavior: 'allow', updatedInput: input }
+        : { behavior: 'deny', message: `Denied by the supervisor's policy: ${verdict.reason}` },
+      core.whenDurable(recorded),
+    );
   }
 
   const approvalId = core.newId();
@@ -274,7 +282,9 @@ function answerStored(
 ): Promise<PermissionResult> {
   const current = core.store.getApproval(stored.id) ?? stored;
   session.claim(stored.id);
-  if (current.status !== 'pending') return Promise.resolve(settledAnswer(current, input));
+  // Settled a moment ago, perhaps: the answer waits until that is on disk.
+  if (current.status !== 'pending')
+    return answerOnceDurable(core.durable(), settledAnswer(current, input), signal, () => withdrawn(session));
   const { id: approvalId, runId, subagentId } = current;
   return awaitDecision(core, host, session, { approvalId, runId, subagentId, input }, signal);
 }

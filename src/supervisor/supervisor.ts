@@ -35,7 +35,7 @@ import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import { SupervisorCore } from './core.js';
-import { eventStream } from './event-stream.js';
+import { eventStream, visiblePart } from './event-stream.js';
 import { evaluatePolicy, validateMode } from './policy.js';
 import { ThreadRuntime } from './thread-runtime.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
@@ -118,6 +118,8 @@ export class Supervisor {
           processesReattached: attachable.size,
         };
         removeStraySpools(root, new Set([...attachable.values()].map((cli) => cli.spoolDir)));
+        // What recovery recorded is on disk before anyone is shown it.
+        await store.durable();
         const core = new SupervisorCore(store, {
           dataDir,
           detached,
@@ -168,7 +170,7 @@ export class Supervisor {
   }
 
   createThread(input: NewThread): Promise<ThreadRecord> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       const { cwd, mode, model, rules } = validateNewThread(input);
       const planned = planStart(input.plan);
@@ -187,7 +189,7 @@ export class Supervisor {
 
   /** Sends a user message; starts (or resumes) the thread's CLI session if none is live. */
   send(threadId: string, text: string): Promise<RunRecord> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       validateText(text);
       const runtime = this.#runtime(threadId);
@@ -201,7 +203,7 @@ export class Supervisor {
 
   /** Names the thread (one line; invisible characters become markers). */
   rename(threadId: string, title: string): Promise<ThreadRecord> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       const safe = validateTitle(title);
       const thread = this.#thread(threadId);
@@ -216,7 +218,7 @@ export class Supervisor {
    * re-attach, waits until the CLI has said whether it still waits on the request.
    */
   decide(approvalId: string, decision: Decision): Promise<ApprovalRecord> {
-    return attempt(async () => {
+    return this.#acknowledged(async () => {
       this.#checkOpen();
       validateId(approvalId, 'approvalId');
       validateDecision(decision);
@@ -286,14 +288,14 @@ export class Supervisor {
   }
 
   interrupt(threadId: string): Promise<void> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       return this.#runtime(threadId).interrupt();
     });
   }
 
   stop(threadId: string): Promise<void> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       return this.#runtime(threadId).stop('thread_stopped');
     });
@@ -301,7 +303,7 @@ export class Supervisor {
 
   /** Stops one running background subagent; its pending approvals become `cancelled` (`subagent_stopped`). */
   stopSubagent(subagentId: string): Promise<void> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       validateId(subagentId, 'subagentId');
       const subagent = this.#store.getSubagent(subagentId);
@@ -313,7 +315,7 @@ export class Supervisor {
 
   /** Changes the thread's mode; pending approvals the new policy decides by itself are settled now. */
   setMode(threadId: string, mode: ThreadMode): Promise<ThreadRecord> {
-    return attempt(() => this.#setMode(threadId, mode));
+    return this.#acknowledged(() => this.#setMode(threadId, mode));
   }
 
   #setMode(threadId: string, mode: ThreadMode): ThreadRecord {
@@ -400,17 +402,21 @@ export class Supervisor {
     const { after = 0, limit = 500 } = query;
     if (!Number.isInteger(after) || after < 0) throw new TypeError('after must be a non-negative integer');
     if (!Number.isInteger(limit) || limit < 1) throw new TypeError('limit must be a positive integer');
-    return this.#store.readEvents({
-      after,
-      limit,
-      ...(query.threadId === undefined ? {} : { threadId: query.threadId }),
-    });
+    return visiblePart(
+      this.#store.readEvents({
+        after,
+        limit,
+        ...(query.threadId === undefined ? {} : { threadId: query.threadId }),
+      }),
+      // Nothing a machine crash could still take back.
+      this.#core.visibleThrough,
+    );
   }
 
   /** The global seq of the last event in the log (0 when empty). */
   lastSeq(): number {
     this.#checkOpen();
-    return this.#store.lastSeq();
+    return Math.min(this.#store.lastSeq(), this.#core.visibleThrough);
   }
 
   /** One page of the audit trail: records after seq `after`, at or after the time `since` (audit-chain.ts). */
@@ -430,7 +436,7 @@ export class Supervisor {
     this.#checkOpen();
     if (options.since !== undefined && !(Number.isInteger(options.since) && options.since >= 0))
       throw new TypeError('options.since must be a non-negative integer');
-    return eventStream(this.#store, this.#core.notifier, options);
+    return eventStream(this.#store, this.#core.notifier, () => this.#core.visibleThrough, options);
   }
 
   /**
@@ -464,7 +470,7 @@ export class Supervisor {
 
   /** Removes a rule granted for the thread or its CLI session; the policy stops applying it at once. */
   revokeRule(threadId: string, rule: string, scope: 'thread' | 'session' = 'thread'): Promise<ThreadRecord> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       if (typeof rule !== 'string' || rule === '')
         throw new ValidationError('rule must be a non-empty string', 'rule');
@@ -481,7 +487,7 @@ export class Supervisor {
 
   /** Sets when the thread's new approvals are answered by themselves; pending ones keep their deadline. */
   setDeadlines(threadId: string, deadlines: NewThread['deadlines']): Promise<ThreadRecord> {
-    return attempt(() => {
+    return this.#acknowledged(() => {
       this.#checkOpen();
       const checked = validateDeadlines(deadlines);
       this.#thread(threadId);
@@ -508,7 +514,7 @@ export class Supervisor {
    * its own: those settled meanwhile are reported, not answered again.
    */
   decideBatch(approvalIds: readonly string[], decision: Decision): Promise<BatchResult> {
-    return attempt(async () => {
+    return this.#acknowledged(async () => {
       this.#checkOpen();
       const ids = validateBatchIds(approvalIds);
       const { behavior } = validateDecision(decision);
@@ -550,6 +556,25 @@ export class Supervisor {
       if (!(error instanceof ConflictError))
         this.#core.warnFailure(error, `Could not apply the deadline of approval ${approvalId}`);
     });
+  }
+
+  /**
+   * Runs a change and settles only once everything it committed is on disk: no reply, success or refusal,
+   * leaves before the store's barrier (a refusal may follow a change too, as a cancelled approval). When
+   * the store could not make it durable, the caller gets that StoreError instead.
+   */
+  #acknowledged<T>(change: () => T | Promise<T>): Promise<T> {
+    const durable = (): Promise<void> => this.#core.durable();
+    return attempt(change).then(
+      async (value) => {
+        await durable();
+        return value;
+      },
+      async (error: unknown) => {
+        await durable();
+        throw error;
+      },
+    );
   }
 
   #checkOpen(): void {
