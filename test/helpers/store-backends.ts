@@ -29,6 +29,10 @@ export interface StoreBackend {
    * of a fresh database for PostgreSQL (released after the test).
    */
   supervisorOptions(t: AfterHook): Promise<{ store?: string }>;
+  /** The same without a test context: release() when done (the database is then reused). */
+  acquire(): Promise<{ options: { store?: string }; release(): void }>;
+  /** A copy of the store as it is now (for SQLite the dataDir copy holds it: `{}`), and its release. */
+  copy(options: { store?: string }): Promise<{ options: { store?: string }; release(): void }>;
 }
 
 let cluster: Promise<PostgresCluster> | undefined;
@@ -41,23 +45,64 @@ export function testCluster(): Promise<PostgresCluster> {
   return cluster;
 }
 
+/** An empty database of this process's server; give it back with releaseDatabase() to have it reused. */
+export async function takeDatabase(): Promise<string> {
+  const server = await testCluster();
+  const url = idle.pop();
+  if (url === undefined) return await server.createDatabase();
+  const database = databaseOf(url);
+  // A store a failed test left open would still hold its host lock and connections.
+  await server.sql(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [database],
+  );
+  await server.sql('DROP SCHEMA public CASCADE; CREATE SCHEMA public', [], database);
+  return url;
+}
+
+export function releaseDatabase(url: string): void {
+  idle.push(url);
+}
+
 /** The URL of an empty database for this test; it is emptied again and reused after it. */
 export async function freshDatabase(t: AfterHook): Promise<string> {
+  const url = await takeDatabase();
+  t.after(() => releaseDatabase(url));
+  return url;
+}
+
+function databaseOf(url: string): string {
+  return new URL(url).pathname.slice(1);
+}
+
+/**
+ * A copy of the store's database as it is now (one snapshot: log, head, audit trail, spool offsets), as a
+ * copied data directory is for SQLite: what a host killed at this moment leaves behind.
+ */
+export async function copyDatabase(source: string): Promise<string> {
   const server = await testCluster();
-  let url = idle.pop();
-  if (url === undefined) url = await server.createDatabase();
-  else {
-    const database = new URL(url).pathname.slice(1);
-    // A store a failed test left open would still hold its host lock and connections.
-    await server.sql(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [database],
+  const target = await takeDatabase();
+  PostgresStore.open(target).close();
+  const [tables] = await server.sql(
+    `SELECT (SELECT coalesce(json_agg(e), '[]') FROM warden_events e) AS events,
+            (SELECT coalesce(json_agg(a), '[]') FROM warden_audit a) AS audit,
+            (SELECT coalesce(json_agg(o), '[]') FROM warden_spool_offsets o) AS offsets,
+            (SELECT seq FROM warden_log_head) AS head`,
+    [],
+    databaseOf(source),
+  );
+  const copy = (table: string, rows: unknown) =>
+    server.sql(
+      `INSERT INTO ${table} SELECT * FROM json_populate_recordset(null::${table}, $1)`,
+      [JSON.stringify(rows)],
+      databaseOf(target),
     );
-    await server.sql('DROP SCHEMA public CASCADE; CREATE SCHEMA public', [], database);
-  }
-  const ready = url;
-  t.after(() => void idle.push(ready));
-  return ready;
+  await server.sql('DELETE FROM warden_audit', [], databaseOf(target));
+  await copy('warden_events', tables?.events);
+  await copy('warden_audit', tables?.audit);
+  await copy('warden_spool_offsets', tables?.offsets);
+  await server.sql('UPDATE warden_log_head SET seq = $1', [tables?.head], databaseOf(target));
+  return target;
 }
 
 function wanted(name: BackendName): boolean {
@@ -81,6 +126,8 @@ const sqlite: StoreBackend = {
     return Promise.resolve(store);
   },
   supervisorOptions: () => Promise.resolve({}),
+  acquire: () => Promise.resolve({ options: {}, release: () => undefined }),
+  copy: () => Promise.resolve({ options: {}, release: () => undefined }),
 };
 
 const postgres: StoreBackend = {
@@ -92,6 +139,15 @@ const postgres: StoreBackend = {
   },
   async supervisorOptions(t) {
     return { store: await freshDatabase(t) };
+  },
+  async acquire() {
+    const url = await takeDatabase();
+    return { options: { store: url }, release: () => releaseDatabase(url) };
+  },
+  async copy(options) {
+    if (options.store === undefined) throw new TypeError('not a PostgreSQL store');
+    const url = await copyDatabase(options.store);
+    return { options: { store: url }, release: () => releaseDatabase(url) };
   },
 };
 

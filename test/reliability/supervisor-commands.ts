@@ -540,8 +540,14 @@ class HostKilled implements Command {
       .map((run) => run.id);
     const copy = join(r.root, `killed-${r.counts.get('hostKilled') ?? 0}`);
     cpSync(r.options.dataDir, copy, { recursive: true });
+    const store = await r.backend.copy(r.options);
     const { query } = fakeQueries();
-    const after = await Supervisor.open({ dataDir: copy, query, onWarning: () => undefined });
+    const after = await Supervisor.open({
+      dataDir: copy,
+      ...store.options,
+      query,
+      onWarning: () => undefined,
+    });
     try {
       assert.equal(after.recovered.approvalsExpired, pending.length, 'every pending approval is closed out');
       assert.equal(after.recovered.runsInterrupted, unfinished.length, 'every unfinished run is closed out');
@@ -556,6 +562,7 @@ class HostKilled implements Command {
       assertLogInvariants(after);
     } finally {
       await after.close();
+      store.release();
       rmSync(copy, { recursive: true, force: true });
     }
     await afterStep(m, r, 'hostKilled');

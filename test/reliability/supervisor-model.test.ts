@@ -11,51 +11,64 @@ import fc from 'fast-check';
 
 import { Supervisor } from '../../src/supervisor/index.js';
 import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
+import { storeBackends } from '../helpers/store-backends.js';
 import { CreateThread, commandArbitrary } from './supervisor-commands.js';
 import { emptyModel, Real } from './supervisor-model.js';
 
 const RUNS = Number(process.env.WARDEN_MODEL_RUNS ?? 40);
 const SECONDS = Number(process.env.WARDEN_MODEL_SECONDS ?? (process.env.WARDEN_MODEL_RUNS ? 3600 : 30));
+/** On PostgreSQL by default a shorter bound: the same histories, fewer of them (WARDEN_MODEL_SECONDS sets both). */
+const PG_SECONDS = Number(process.env.WARDEN_MODEL_SECONDS ?? (process.env.WARDEN_MODEL_RUNS ? 3600 : 15));
 const MAX_COMMANDS = Number(process.env.WARDEN_MODEL_COMMANDS ?? 40);
 
-test('random histories keep the supervisor consistent with its model and its invariants', async () => {
-  const started = Date.now();
-  let histories = 0;
-  let steps = 0;
-  const operations = new Map<string, number>();
-  await fc.assert(
-    fc.asyncProperty(
-      fc.commands([commandArbitrary], { maxCommands: MAX_COMMANDS, size: 'max' }),
-      async (commands) => {
-        histories += 1;
-        const root = mkdtempSync(join(tmpdir(), 'warden-model-'));
-        const { query, made } = fakeQueries();
-        const warnings: unknown[] = [];
-        const options = { dataDir: join(root, 'data'), query, onWarning: (w: unknown) => warnings.push(w) };
-        const real = new Real(await Supervisor.open(options), options, made, root);
-        const model = emptyModel();
-        try {
-          // Every history starts with one supervised thread (most commands need one).
-          await new CreateThread('supervised').run(model, real);
-          await fc.asyncModelRun(() => ({ model, real }), commands);
-        } finally {
-          await real.sup.close().catch(() => undefined);
-          rmSync(root, { recursive: true, force: true });
-          for (const [name, n] of real.counts) {
-            operations.set(name, (operations.get(name) ?? 0) + n);
-            steps += n;
+for (const backend of storeBackends())
+  test(`random histories keep the supervisor consistent with its model and its invariants (${backend.name})`, async () => {
+    const started = Date.now();
+    let histories = 0;
+    let steps = 0;
+    const operations = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.commands([commandArbitrary], { maxCommands: MAX_COMMANDS, size: 'max' }),
+        async (commands) => {
+          histories += 1;
+          const root = mkdtempSync(join(tmpdir(), 'warden-model-'));
+          const { query, made } = fakeQueries();
+          const warnings: unknown[] = [];
+          const store = await backend.acquire();
+          const options = {
+            dataDir: join(root, 'data'),
+            ...store.options,
+            query,
+            onWarning: (w: unknown) => warnings.push(w),
+          };
+          const real = new Real(await Supervisor.open(options), options, made, root, backend);
+          const model = emptyModel();
+          try {
+            // Every history starts with one supervised thread (most commands need one).
+            await new CreateThread('supervised').run(model, real);
+            await fc.asyncModelRun(() => ({ model, real }), commands);
+          } finally {
+            await real.sup.close().catch(() => undefined);
+            store.release();
+            rmSync(root, { recursive: true, force: true });
+            for (const [name, n] of real.counts) {
+              operations.set(name, (operations.get(name) ?? 0) + n);
+              steps += n;
+            }
           }
-        }
+        },
+      ),
+      {
+        numRuns: RUNS,
+        interruptAfterTimeLimit: (backend.name === 'postgres' ? PG_SECONDS : SECONDS) * 1000,
+        ...(process.env.WARDEN_MODEL_SEED === undefined
+          ? {}
+          : { seed: Number(process.env.WARDEN_MODEL_SEED) }),
       },
-    ),
-    {
-      numRuns: RUNS,
-      interruptAfterTimeLimit: SECONDS * 1000,
-      ...(process.env.WARDEN_MODEL_SEED === undefined ? {} : { seed: Number(process.env.WARDEN_MODEL_SEED) }),
-    },
-  );
-  const ops = [...operations].map(([name, n]) => `${name}=${n}`).join(' ');
-  console.log(
-    `[reliability] supervisor model: ${histories} histories, ${steps} steps checked, ${((Date.now() - started) / 1000).toFixed(1)} s (${ops})`,
-  );
-});
+    );
+    const ops = [...operations].map(([name, n]) => `${name}=${n}`).join(' ');
+    console.log(
+      `[reliability] supervisor model (${backend.name}): ${histories} histories, ${steps} steps checked, ${((Date.now() - started) / 1000).toFixed(1)} s (${ops})`,
+    );
+  });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { PermissionResult } from '../../src/protocol/control.js';
 import { Supervisor, type SupervisorOptions, type ThreadMode } from '../../src/supervisor/index.js';
 import { frames, type FakeQuery } from '../fixtures/supervisor-fake-query.js';
+import type { StoreBackend } from '../helpers/store-backends.js';
 
 /** The requests the scripted CLI makes, each with what the policy does with it. */
 export const KINDS = ['bash', 'read', 'write'] as const;
@@ -157,8 +158,18 @@ export class Real {
   readonly counts = new Map<string, number>();
   #nextTask = 0;
 
-  constructor(sup: Supervisor, options: SupervisorOptions, made: FakeQuery[], root: string) {
+  /** The store backend the history runs on (the host-killed command copies its store). */
+  readonly backend: StoreBackend;
+
+  constructor(
+    sup: Supervisor,
+    options: SupervisorOptions,
+    made: FakeQuery[],
+    root: string,
+    backend: StoreBackend,
+  ) {
     this.sup = sup;
+    this.backend = backend;
     this.options = options;
     this.made = made;
     this.root = root;
