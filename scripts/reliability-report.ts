@@ -58,7 +58,15 @@ interface Soak {
   };
   samples: (PlotSample & Record<string, number>)[];
   slopes: Record<string, { perHour: number; samples: number; first: number; last: number }>;
-  load: { threads: number; messagesSent: number; interrupts: number; stops: number; events: number };
+  load: {
+    threads: number;
+    messagesSent: number;
+    interrupts: number;
+    stops: number;
+    events: number;
+    warnings?: Record<string, number>;
+    warningExamples?: Record<string, string>;
+  };
   people: {
     decisions: number;
     ok: number;
@@ -100,11 +108,11 @@ export function writeReport(): void {
     '',
     '| Part | What ran | Result |',
     '| --- | --- | --- |',
-    `| Model-based test of the supervisor | ${campaign?.model.summary?.[0] ?? 'not yet measured'} | ${verdict(campaign?.model)} |`,
+    `| Model-based test of the supervisor | ${plain(campaign?.model.summary?.[0]) ?? 'not yet measured'} | ${verdict(campaign?.model)} |`,
     `| Fuzzing of every input boundary | ${campaign === undefined ? 'not yet measured' : `${campaign.fuzz.boundaries.length} boundaries`} | ${verdict(campaign?.fuzz)} |`,
-    `| Storage faults | ${storage?.summary?.[0] ?? 'not yet measured'} | ${storage === undefined ? '—' : verdict(storage)} |`,
-    `| Soak | ${soak === undefined ? 'not yet measured' : `${minutes(soak.options.loadMs)} of load, ${soak.load.threads} threads, ${soak.load.events.toLocaleString('en')} events`} | ${soak === undefined ? '—' : soak.ok ? 'held' : 'FAILED'} |`,
-    `| Chaos (during the soak) | ${soak === undefined ? 'not yet measured' : `${soak.chaos.scriptedCrashed} scripted CLI crashes, ${soak.chaos.realKilled} real CLIs SIGKILLed, ${soak.chaos.hostKilled} host SIGKILLs, ${soak.ws.droppedMidReplay} clients dropped mid-replay`} | ${soak === undefined ? '—' : soak.checks.filter((c) => !c.ok).length === 0 ? 'held' : 'FAILED'} |`,
+    `| Storage faults | ${plain(storage?.summary?.[0]) ?? (storage === undefined ? 'not yet measured' : storage.command)} | ${storage === undefined ? '—' : verdict(storage)} |`,
+    `| Soak | ${soak === undefined ? 'not yet measured' : `${minutes(soak.options.loadMs)} of load, ${soak.load.threads} threads, ${soak.load.events.toLocaleString('en')} events`} | ${soak === undefined ? '—' : soakChecks(soak).every((c) => c.ok) ? 'held' : 'FAILED'} |`,
+    `| Chaos (during the soak) | ${soak === undefined ? 'not yet measured' : `${soak.chaos.scriptedCrashed} scripted CLI crashes, ${soak.chaos.realKilled} real CLIs SIGKILLed, host SIGKILLed ${soak.chaos.hostKilled} time(s), ${soak.ws.droppedMidReplay} clients dropped mid-replay`} | ${soak === undefined ? '—' : chaosChecks(soak).every((c) => c.ok) ? 'held' : 'FAILED'} |`,
     '',
   ];
   lines.push(...genericSection('Model-based test of the supervisor', campaign?.model));
@@ -120,6 +128,27 @@ export function writeReport(): void {
     const caption = `${soak.command}: ${soak.load.threads} threads; host SIGKILLed and reopened: ${soak.chaos.hostKilled} (dashed)`;
     writeFileSync(SVG, renderSoakSvg(soak.samples, caption));
   }
+}
+
+/** The soak's own checks: growth and the state at the end; the rest are the chaos checks on the log. */
+const SOAK_CHECK = /grows less than|back to the lifetime baseline|left at the end/;
+
+function soakChecks(soak: Soak): Check[] {
+  return soak.checks.filter((c) => SOAK_CHECK.test(c.name));
+}
+
+function chaosChecks(soak: Soak): Check[] {
+  return soak.checks.filter((c) => !SOAK_CHECK.test(c.name));
+}
+
+function checkLines(checks: Check[]): string[] {
+  return checks.map(
+    (c) => `- ${c.ok ? '✓' : '✗'} ${c.name}${c.detail.trim() === '' ? '' : ` — ${c.detail.trim()}`}`,
+  );
+}
+
+function plain(line: string | undefined): string | undefined {
+  return line?.replace(/^\[reliability\] /, '');
 }
 
 function verdict(part: Generic | undefined): string {
@@ -226,6 +255,9 @@ function soakSections(soak: Soak | undefined): string[] {
     '',
     `Event-loop delay per sample period: p99 at most ${loopP99} ms, longest single delay ${loopMax} ms.`,
     '',
+    ...checkLines(soakChecks(soak)),
+    '',
+    ...warningLines(soak),
     '![heap, RSS, descriptors and CLI processes over the soak](docs/reliability/soak.svg)',
     '',
     '## Chaos',
@@ -237,10 +269,24 @@ function soakSections(soak: Soak | undefined): string[] {
       `${soak.ws.droppedMidReplay} WebSocket clients were dropped in the middle of their replay ` +
       `(${soak.ws.dropped} more dropped without a close handshake, ${soak.ws.closed} closed cleanly). Afterwards:`,
     '',
-    ...soak.checks.map((c) => `- ${c.ok ? '✓' : '✗'} ${c.name}${c.detail === '' ? '' : ` — ${c.detail}`}`),
+    ...checkLines(chaosChecks(soak)),
     '',
   );
   return lines;
+}
+
+function warningLines(soak: Soak): string[] {
+  const counts = Object.entries(soak.load.warnings ?? {});
+  if (counts.length === 0) return [];
+  const examples = soak.load.warningExamples ?? {};
+  return [
+    'Typed warnings the hosts reported (`onWarning`), by code, with the first of each:',
+    '',
+    ...counts.map(
+      ([code, n]) => `- \`${code}\` × ${n}${examples[code] === undefined ? '' : ` — “${examples[code]}”`}`,
+    ),
+    '',
+  ];
 }
 
 function fixedSection(parts: (Generic | Soak | undefined)[]): string[] {
