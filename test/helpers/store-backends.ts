@@ -2,12 +2,13 @@
 // cluster this process starts once, or the one WARDEN_TEST_PG_URL names). WARDEN_TEST_STORES=sqlite (or
 // =postgres) restricts the list. Each PostgreSQL test gets a database of its own, emptied for it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { beforeEach, describe } from 'node:test';
+import { afterEach, beforeEach, describe } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { DATABASE_FILE } from '../../src/supervisor/index.js';
 import {
   postgresAvailable,
   startPostgresCluster,
@@ -30,9 +31,11 @@ export interface StoreBackend {
    */
   supervisorOptions(t: AfterHook): Promise<{ store?: string }>;
   /** The same without a test context: release() when done (the database is then reused). */
-  acquire(): Promise<{ options: { store?: string }; release(): void }>;
+  acquire(): Promise<{ options: { store?: string }; release: () => void }>;
+  /** Opens (again) the store a Supervisor with `dataDir` and `options` uses; the caller closes it. */
+  reopen(dataDir: string, options: { store?: string }): SqliteStore | PostgresStore;
   /** A copy of the store as it is now (for SQLite the dataDir copy holds it: `{}`), and its release. */
-  copy(options: { store?: string }): Promise<{ options: { store?: string }; release(): void }>;
+  copy(options: { store?: string }): Promise<{ options: { store?: string }; release: () => void }>;
 }
 
 let cluster: Promise<PostgresCluster> | undefined;
@@ -127,6 +130,7 @@ const sqlite: StoreBackend = {
   },
   supervisorOptions: () => Promise.resolve({}),
   acquire: () => Promise.resolve({ options: {}, release: () => undefined }),
+  reopen: (dataDir) => SqliteStore.open(join(dataDir, DATABASE_FILE)),
   copy: () => Promise.resolve({ options: {}, release: () => undefined }),
 };
 
@@ -143,6 +147,10 @@ const postgres: StoreBackend = {
   async acquire() {
     const url = await takeDatabase();
     return { options: { store: url }, release: () => releaseDatabase(url) };
+  },
+  reopen(_dataDir, options) {
+    if (options.store === undefined) throw new TypeError('not a PostgreSQL store');
+    return PostgresStore.open(options.store);
   },
   async copy(options) {
     if (options.store === undefined) throw new TypeError('not a PostgreSQL store');
@@ -176,6 +184,9 @@ export function describeEachStore(
     describe(`${name} (${backend.name})`, options, () => {
       beforeEach(() => {
         current = backend;
+      });
+      afterEach(() => {
+        current = sqlite;
       });
       fn(backend);
     });

@@ -19,6 +19,7 @@ import {
 import { DATABASE_FILE, Supervisor } from '../../src/supervisor/index.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 const records = (rows: AuditRow[]): AuditRecord[] => rows.map((row) => JSON.parse(row.text) as AuditRecord);
 
@@ -33,7 +34,7 @@ describe('audit: canonical JSON', () => {
   });
 });
 
-describe('audit: records written with their decisions', () => {
+describeEachStore('audit: records written with their decisions', () => {
   it('chains a genesis record, a person’s decision and a cancellation; verify passes', async (t) => {
     const { sup, made, thread } = await openFakeSupervisor(t);
     const { fake } = await startTurn(sup, made, thread.id, 'work');
@@ -78,7 +79,9 @@ describe('audit: records written with their decisions', () => {
     assert.equal(policy?.outcome, 'allow');
     assert.equal(policy?.inputSha256, inputDigest({ command: 'npm test -- --watch' }));
   });
+});
 
+describe('audit: a store from before the audit trail', () => {
   it('a data directory from before the audit gets a genesis record naming where it starts', async (t) => {
     const { sup, made, thread, dataDir } = await openFakeSupervisor(t);
     const { fake } = await startTurn(sup, made, thread.id, 'work');

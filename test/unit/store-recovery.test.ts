@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
-import { SqliteStore, recoverAfterCrash, type EventDraft } from '../../src/store/index.js';
-import { DATABASE_FILE, Supervisor } from '../../src/supervisor/index.js';
+import { recoverAfterCrash, type EventDraft } from '../../src/store/index.js';
+import { Supervisor } from '../../src/supervisor/index.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 const thread: EventDraft = {
   type: 'thread.created',
@@ -36,11 +37,13 @@ const approval = (approvalId: string, runId: string): EventDraft => ({
   },
 });
 
-describe('store recovery after a crash', () => {
+describeEachStore('store recovery after a crash', (backend) => {
   it('closes out every unfinished thing, once, and leaves settled ones alone', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-store-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const store = SqliteStore.open(join(dir, DATABASE_FILE));
+    const { options, release } = await backend.acquire();
+    t.after(release);
+    const store = backend.reopen(dir, options);
     store.commit('live', [
       thread,
       { type: 'session.started', data: { generation: 1, resume: null } },
@@ -81,7 +84,7 @@ describe('store recovery after a crash', () => {
     store.close();
 
     // Through the Supervisor, as a restarted host would.
-    const sup = await Supervisor.open({ dataDir: dir });
+    const sup = await Supervisor.open({ dataDir: dir, ...options });
     assert.deepEqual(sup.recovered, {
       threads: 1,
       runsInterrupted: 2,
@@ -129,7 +132,7 @@ describe('store recovery after a crash', () => {
     ]);
     await sup.close();
 
-    const again = SqliteStore.open(join(dir, DATABASE_FILE));
+    const again = backend.reopen(dir, options);
     const seq = again.lastSeq();
     assert.deepEqual(recoverAfterCrash(again), {
       threads: 0,
