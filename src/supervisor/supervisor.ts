@@ -34,7 +34,9 @@ import { SqliteStore } from '../store/sqlite-store.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
+import type { HostRecord } from '../store/postgres/hosts.js';
 import { SupervisorCore } from './core.js';
+import { FleetMembership } from './fleet.js';
 import { eventStream, visiblePart } from './event-stream.js';
 import { evaluatePolicy, validateMode } from './policy.js';
 import { ThreadRuntime } from './thread-runtime.js';
@@ -84,9 +86,11 @@ export class Supervisor {
    */
   static open(options: SupervisorOptions): Promise<Supervisor> {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    const { dataDir, claudePath, env, onWarning, query, detached = true, store: storeUrl } = options;
+    const { dataDir, claudePath, env, onWarning, query, detached = true, store: storeUrl, host } = options;
     if (storeUrl !== undefined && (typeof storeUrl !== 'string' || !isPostgresUrl(storeUrl)))
       throw new TypeError('options.store must be a postgres:// URL');
+    if (host !== undefined && storeUrl === undefined)
+      throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
     if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
     if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
     if (claudePath !== undefined && typeof claudePath !== 'string')
@@ -104,13 +108,22 @@ export class Supervisor {
       const store =
         storeUrl === undefined
           ? SqliteStore.open(join(dataDir, DATABASE_FILE))
-          : PostgresStore.open(storeUrl, { exclusive: true });
+          : PostgresStore.open(storeUrl, host === undefined ? { exclusive: true } : { host });
+      // One host of a fleet: it recovers, re-attaches and runs only the threads it owns (fleet.ts).
+      const fleet =
+        host !== undefined && store instanceof PostgresStore
+          ? new FleetMembership(store, host.name)
+          : undefined;
+      const owned = (threadId: string) => fleet?.owns(threadId) ?? true;
       try {
         // First the processes an earlier host left (the store holds the lock, so no live host owns them):
         // detached ones still running are joined again; the others stopped, their threads closed out.
         const root = spoolRoot(dataDir);
         const attachable = detached ? reattachableProcesses(store, root) : new Map<string, never>();
+        for (const threadId of attachable.keys()) if (!owned(threadId)) attachable.delete(threadId);
+        // Kept as they are: threads re-attached here, and those other hosts run.
         const keep = new Set(attachable.keys());
+        for (const thread of store.listThreads()) if (!owned(thread.id)) keep.add(thread.id);
         const processesStopped = await stopLeftoverProcesses(store, keep);
         const recovered = {
           ...recoverAfterCrash(store, keep),
@@ -129,7 +142,7 @@ export class Supervisor {
           onWarning,
           query: query ?? sdkQuery,
         });
-        const supervisor = new Supervisor(core, recovered);
+        const supervisor = new Supervisor(core, recovered, fleet);
         for (const [threadId, cli] of attachable) {
           try {
             supervisor.#runtime(threadId).attach(cli);
@@ -141,7 +154,10 @@ export class Supervisor {
         }
         void Promise.all(core.reconciling.values()).then(supervisor.#reattachedNow);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
-        supervisor.#deadlines.restore(store.listApprovals({ status: 'pending' }));
+        supervisor.#deadlines.restore(
+          store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
+        );
+        fleet?.follow(core, () => supervisor.#liveClis());
         return supervisor;
       } catch (error) {
         store.close();
@@ -150,8 +166,15 @@ export class Supervisor {
     });
   }
 
-  private constructor(core: SupervisorCore, recovered: Supervisor['recovered']) {
+  readonly #fleet: FleetMembership | undefined;
+
+  private constructor(
+    core: SupervisorCore,
+    recovered: Supervisor['recovered'],
+    fleet: FleetMembership | undefined,
+  ) {
     this.#core = core;
+    this.#fleet = fleet;
     this.recovered = recovered;
     this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
     core.committedListeners.push((events) => this.#deadlines.onCommitted(events));
@@ -192,6 +215,7 @@ export class Supervisor {
     return this.#acknowledged(() => {
       this.#checkOpen();
       validateText(text);
+      this.#fleet?.checkRunsHere(threadId, 'send to');
       const runtime = this.#runtime(threadId);
       // A thread nobody named is called after its first prompt.
       const title = this.#thread(threadId).title === null ? titleFromPrompt(text) : null;
@@ -244,7 +268,10 @@ export class Supervisor {
         `allow_always is not offered for approval ${approvalId}: no rule as narrow as the request exists for ${approval.toolName}; allow it once instead`,
         'behavior',
       );
-    if (!this.#core.waiters.has(approvalId)) {
+    // Another host's thread: its owner holds the request and answers it once the decision is committed.
+    const elsewhere = this.#fleet?.ownerElsewhere(approval.threadId) !== undefined;
+    if (elsewhere) this.#fleet?.checkOwnerReachable(approval.threadId);
+    if (!elsewhere && !this.#core.waiters.has(approvalId)) {
       // A pending approval nobody waits for cannot be answered: settle it rather than pretend.
       this.#core.commit(approval.threadId, [
         { type: 'approval.cancelled', data: { approvalId, reason: 'no_live_request' } },
@@ -290,6 +317,7 @@ export class Supervisor {
   interrupt(threadId: string): Promise<void> {
     return this.#acknowledged(() => {
       this.#checkOpen();
+      this.#fleet?.checkRunsHere(threadId, 'interrupt');
       return this.#runtime(threadId).interrupt();
     });
   }
@@ -297,6 +325,7 @@ export class Supervisor {
   stop(threadId: string): Promise<void> {
     return this.#acknowledged(() => {
       this.#checkOpen();
+      this.#fleet?.checkRunsHere(threadId, 'stop');
       return this.#runtime(threadId).stop('thread_stopped');
     });
   }
@@ -309,6 +338,7 @@ export class Supervisor {
       const subagent = this.#store.getSubagent(subagentId);
       if (subagent === undefined)
         throw new NotFoundError('subagent', subagentId, `Unknown subagent ${JSON.stringify(subagentId)}`);
+      this.#fleet?.checkRunsHere(subagent.threadId, 'stop its subagents on');
       return this.#runtime(subagent.threadId).stopSubagent(subagentId);
     });
   }
@@ -354,6 +384,19 @@ export class Supervisor {
       ]);
     }
     return this.#thread(threadId);
+  }
+
+  /** The hosts of the fleet and their leases (empty for a store of one host). */
+  listHosts(): HostRecord[] {
+    this.#checkOpen();
+    return this.#fleet?.listHosts() ?? [];
+  }
+
+  /** How many CLIs this host runs now. */
+  #liveClis(): number {
+    let count = 0;
+    for (const runtime of this.#runtimes.values()) if (runtime.live !== undefined) count += 1;
+    return count;
   }
 
   listThreads(): ThreadRecord[] {

@@ -3,6 +3,7 @@ import type { WardenError } from '../protocol/errors.js';
 import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
 import type { Options } from '../session/options.js';
 import type { StoredEvent } from '../store/event-types.js';
+import type { FleetHostOptions } from '../store/postgres/postgres-store.js';
 import type {
   ApprovalRecord,
   DecidedBy,
@@ -45,6 +46,13 @@ export interface SupervisorOptions {
    * PostgreSQL database (docs/fleet.md). The supervisor holds it alone while open, as it does SQLite.
    */
   store?: string;
+  /**
+   * With `store`: this host's place in a fleet sharing that database (docs/fleet.md). It registers under
+   * `name` and keeps a lease by heartbeat; it runs, recovers and re-attaches only the threads it created;
+   * decisions other hosts record for its threads reach its CLIs. Without it, the supervisor holds the
+   * store alone.
+   */
+  host?: FleetHostOptions;
   /** The Claude Code executable; found as query() finds it when absent. */
   claudePath?: string;
   /** The CLI's whole environment (it replaces process.env, as query()'s `env` does). */

@@ -3,10 +3,12 @@
 import type { AuditRow } from '../audit-chain.js';
 import type { StoredEvent } from '../event-types.js';
 import { eventFromRow, type Row } from '../rows.js';
-import type { Statement } from './protocol.js';
+import { LOG_CHANNEL, type Statement } from './protocol.js';
 import type { PreparedCommit, SpoolOffset } from './replica.js';
 
 const EVENT_COLUMNS = 'seq, thread_id, thread_seq, type, at, data';
+/** What is read back: the events and the host that committed each (null before hosts had names). */
+const READ_COLUMNS = `${EVENT_COLUMNS}, host`;
 
 export const headSeq: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1' };
 
@@ -24,7 +26,7 @@ export function eventsAfter(after: number, limit: number | null, threadId?: stri
     params.push(threadId);
     where += ` AND thread_id = $${params.length}`;
   }
-  let sql = `SELECT ${EVENT_COLUMNS} FROM warden_events WHERE ${where} ORDER BY seq`;
+  let sql = `SELECT ${READ_COLUMNS} FROM warden_events WHERE ${where} ORDER BY seq`;
   if (limit !== null) {
     params.push(limit);
     sql += ` LIMIT $${params.length}`;
@@ -48,18 +50,23 @@ export function auditAfter(after: number, limit: number): Statement {
   };
 }
 
-/** Appends a prepared commit: events, audit records, the new head, the spool offset. */
-export function appendStatements(prepared: PreparedCommit): Statement[] {
+/**
+ * Appends a prepared commit: events (marked with the committing `host`), audit records, the new head, the
+ * spool offset; and notifies listeners of the new head, delivered by the server only once committed.
+ */
+export function appendStatements(prepared: PreparedCommit, host: string | null = null): Statement[] {
   const { events, audit, spool } = prepared;
   const statements: Statement[] = [];
   if (events.length > 0) {
-    // One statement (one round trip): the events and the new head.
+    // One statement (one round trip): the events, the new head and the notification.
     statements.push({
       sql: `WITH appended AS (
-              INSERT INTO warden_events (${EVENT_COLUMNS})
-              SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+              INSERT INTO warden_events (${READ_COLUMNS})
+              SELECT *, $8::text FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+            ), head AS (
+              UPDATE warden_log_head SET seq = $7::bigint WHERE id = 1
             )
-            UPDATE warden_log_head SET seq = $7 WHERE id = 1`,
+            SELECT pg_notify('${LOG_CHANNEL}', ($7::bigint)::text)`,
       params: [
         events.map((e) => e.seq),
         events.map((e) => e.threadId),
@@ -68,6 +75,7 @@ export function appendStatements(prepared: PreparedCommit): Statement[] {
         events.map((e) => e.at),
         events.map((e) => JSON.stringify(e.data)),
         events.at(-1)?.seq,
+        host,
       ],
     });
   }
@@ -107,4 +115,9 @@ export function auditRowsOf(rows: readonly Row[] | undefined): AuditRow[] {
     hash: String(row.hash),
     text: String(row.text),
   }));
+}
+
+/** The host that committed each event row (null: a host without a name, or before hosts had names). */
+export function hostsOf(rows: readonly Row[] | undefined): (string | null)[] {
+  return (rows ?? []).map((row) => (typeof row.host === 'string' ? row.host : null));
 }

@@ -21,13 +21,22 @@ import {
   eventsAfter,
   eventsOf,
   headSeq,
+  hostsOf,
   lastAudit,
   lockHead,
   offsetsFor,
   offsetsOf,
 } from './log-queries.js';
 import { Replica } from './replica.js';
-import { HOST_LOCK_KEY, migratePostgres } from './schema.js';
+import {
+  heartbeat,
+  hostsOfRows,
+  listHostsStatement,
+  registerHost,
+  releaseHost,
+  type HostRecord,
+} from './hosts.js';
+import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
 import { SyncChannel } from './sync-channel.js';
 import { describeServer } from './url.js';
 
@@ -41,7 +50,30 @@ export interface PostgresStoreOptions {
    * as a second SQLite host does. The supervisor opens its store so until hosts of a fleet are told apart.
    */
   exclusive?: boolean;
+  /**
+   * This host's place in a fleet: registered under its name (locked: no two live hosts share one), a
+   * lease kept by heartbeat, its commits marked with the name, and the commits of other hosts followed
+   * (LISTEN plus a sweep; see follow()). Not with `exclusive`.
+   */
+  host?: FleetHostOptions;
 }
+
+export interface FleetHostOptions {
+  readonly name: string;
+  /** The most CLIs it runs at once (default: no limit). */
+  readonly capacity?: number | null;
+  /** The directories its threads' cwd may lie under (default: anywhere). */
+  readonly roots?: readonly string[];
+  /** How long a heartbeat keeps the lease (default 15000 ms). */
+  readonly leaseMs?: number;
+  /** How often the host beats (default 5000 ms). */
+  readonly heartbeatMs?: number;
+  /** How often the log head is polled, for what a lost notification did not say (default 1000 ms). */
+  readonly sweepMs?: number;
+}
+
+/** Events other hosts committed, handed over in log order, each once. */
+export type ForeignEventsListener = (events: readonly StoredEvent[]) => void;
 
 const DEFAULT_EVENT_PAGE = 500;
 const FOLD_PAGE = 5000;
@@ -53,6 +85,29 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (!(Number.isSafeInteger(value) && value > 0))
     throw new TypeError(`options.${name} must be a positive integer`);
   return value;
+}
+
+const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/;
+
+function checkHost(host: FleetHostOptions | undefined): Required<FleetHostOptions> | undefined {
+  if (host === undefined) return undefined;
+  if (typeof host !== 'object' || host === null) throw new TypeError('options.host must be an object');
+  if (typeof host.name !== 'string' || !HOST_NAME.test(host.name))
+    throw new TypeError(
+      'options.host.name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
+    );
+  const capacity = host.capacity ?? null;
+  if (capacity !== null && !(Number.isSafeInteger(capacity) && capacity >= 0))
+    throw new TypeError('options.host.capacity must be a non-negative integer');
+  const roots = host.roots ?? [];
+  if (!Array.isArray(roots) || roots.some((root) => typeof root !== 'string' || !root.startsWith('/')))
+    throw new TypeError('options.host.roots must be absolute paths');
+  const leaseMs = positive(host.leaseMs, 15_000, 'host.leaseMs');
+  const heartbeatMs = positive(host.heartbeatMs, 5000, 'host.heartbeatMs');
+  if (heartbeatMs >= leaseMs)
+    throw new TypeError('options.host.heartbeatMs must be shorter than its leaseMs');
+  const sweepMs = positive(host.sweepMs, 1000, 'host.sweepMs');
+  return { name: host.name, capacity, roots, leaseMs, heartbeatMs, sweepMs };
 }
 
 export class PostgresStore implements Store {
@@ -67,23 +122,37 @@ export class PostgresStore implements Store {
     const where = describeServer(url);
     const connectTimeoutMs = positive(options.connectTimeoutMs, 5000, 'connectTimeoutMs');
     const statementTimeoutMs = positive(options.statementTimeoutMs, 10_000, 'statementTimeoutMs');
+    const host = checkHost(options.host);
+    if (host !== undefined && options.exclusive === true)
+      throw new TypeError('options.host and options.exclusive exclude each other');
+    let onNotice: () => void = () => undefined;
     const channel = new SyncChannel(
       {
         url,
         where,
         connectTimeoutMs,
         statementTimeoutMs,
-        exclusiveLockKey: options.exclusive === true ? HOST_LOCK_KEY : null,
+        exclusiveLockKey:
+          host !== undefined
+            ? namedHostLockKey(host.name)
+            : options.exclusive === true
+              ? HOST_LOCK_KEY
+              : null,
+        sharedLockKey: host === undefined ? null : HOST_LOCK_KEY,
       },
       connectTimeoutMs + statementTimeoutMs + 2000,
+      host === undefined ? undefined : { name: `warden-listen:${host.name}`, onNotice: () => onNotice() },
     );
     let store: PostgresStore | undefined;
     try {
       // The first request also waits for the worker to start.
       channel.exec('none', [{ sql: 'SELECT 1' }], { timeoutMs: connectTimeoutMs + STARTUP_MARGIN_MS });
       migratePostgres(channel);
-      store = new PostgresStore(channel, where);
+      if (host !== undefined) channel.exec('none', [registerHost(host)]);
+      store = new PostgresStore(channel, where, host);
       store.#foldAll();
+      const opened = store;
+      onNotice = () => opened.#catchUp();
       return store;
     } catch (error) {
       store?.close();
@@ -93,9 +162,88 @@ export class PostgresStore implements Store {
     }
   }
 
-  private constructor(channel: SyncChannel, where: string) {
+  readonly #host: Required<FleetHostOptions> | undefined;
+  /** The host that created each thread (null: one without a name); the owner runs its CLI. */
+  readonly #owners = new Map<string, string | null>();
+  #foreign: StoredEvent[] = [];
+  #onForeign: ForeignEventsListener | undefined;
+  #liveClis: () => number = () => 0;
+  #timers: NodeJS.Timeout[] = [];
+
+  private constructor(channel: SyncChannel, where: string, host: Required<FleetHostOptions> | undefined) {
     this.#channel = channel;
     this.where = where;
+    this.#host = host;
+    if (host !== undefined) this.#timers.push(setInterval(() => this.#beat(), host.heartbeatMs).unref());
+  }
+
+  /** This host's name in the fleet (null: a host without one). */
+  get hostName(): string | null {
+    return this.#host?.name ?? null;
+  }
+
+  /** The host that created the thread: null when that host had no name, undefined for an unknown thread. */
+  ownerOf(threadId: string): string | null | undefined {
+    return this.#owners.get(threadId);
+  }
+
+  /**
+   * Hands `listener` every event other hosts commit from now on, in log order, each once: on each
+   * notification of a commit, and on a sweep of the log head every `sweepMs` (a notification is lost
+   * while the listening connection is down). `liveClis` is reported with each heartbeat.
+   */
+  follow(listener: ForeignEventsListener, liveClis: () => number = () => 0): void {
+    if (this.#host === undefined)
+      throw new TypeError('Only a store opened with options.host follows a fleet');
+    this.#onForeign = listener;
+    this.#liveClis = liveClis;
+    this.#timers.push(setInterval(() => this.#catchUp(), this.#host.sweepMs).unref());
+    this.#catchUp();
+  }
+
+  /** The fleet's hosts and their leases, by the server's clock. */
+  listHosts(): HostRecord[] {
+    return hostsOfRows(this.#channel.exec('none', [listHostsStatement])[0]);
+  }
+
+  /** Folds what other hosts committed and hands it to the follower; a store that cannot answer waits. */
+  #catchUp(): void {
+    if (this.#onForeign === undefined) return;
+    try {
+      this.#refresh();
+    } catch {
+      // The next notification or sweep tries again.
+    }
+  }
+
+  #beat(): void {
+    if (this.#host === undefined) return;
+    try {
+      this.#channel.exec('none', [heartbeat(this.#host.name, this.#liveClis())]);
+    } catch {
+      // Unreachable for now; the next beat tries again (the lease lasts several beats).
+    }
+  }
+
+  /** Before rows of the log are folded: who owns which thread, and what other hosts committed. */
+  #noteRows(rows: readonly Record<string, unknown>[] | undefined): void {
+    const events = eventsOf(rows);
+    const hosts = hostsOf(rows);
+    const me = this.#host?.name ?? null;
+    events.forEach((event, index) => {
+      if (event.seq <= this.#replica.seq) return;
+      const host = hosts[index] ?? null;
+      if (event.type === 'thread.created') this.#owners.set(event.threadId, host);
+      if (host !== me && this.#onForeign !== undefined) this.#foreign.push(event);
+    });
+    if (this.#foreign.length > 0) queueMicrotask(() => this.#handForeign());
+  }
+
+  #handForeign(): void {
+    const events = this.#foreign;
+    if (events.length === 0) return;
+    this.#foreign = [];
+    this.#onForeign?.(events);
   }
 
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
@@ -111,11 +259,15 @@ export class PostgresStore implements Store {
       );
       let committed = false;
       try {
+        this.#noteRows(events);
         this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
-        return this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
-          this.#channel.exec('commit', appendStatements(prepared));
+        const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
+          this.#channel.exec('commit', appendStatements(prepared, this.#host?.name ?? null));
           committed = true;
         });
+        for (const event of stored)
+          if (event.type === 'thread.created') this.#owners.set(event.threadId, this.#host?.name ?? null);
+        return stored;
       } finally {
         // Releases the head when the drafts did not fit (or the commit failed and the worker rolled back).
         if (!committed) this.#channel.rollback();
@@ -200,6 +352,16 @@ export class PostgresStore implements Store {
   }
 
   close(): void {
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    this.#onForeign = undefined;
+    if (this.#host !== undefined) {
+      try {
+        // Leaving cleanly: the lease ends now rather than when it runs out.
+        this.#channel.exec('none', [releaseHost(this.#host.name)]);
+      } catch {
+        // It runs out by itself.
+      }
+    }
     this.#channel.close();
     this.#replica.close();
   }
@@ -221,6 +383,7 @@ export class PostgresStore implements Store {
         lastAudit,
       ]);
       const page = eventsOf(events);
+      this.#noteRows(events);
       this.#replica.fold(page, auditRowsOf(audit), offsetsOf(offsets));
       if (page.length < FOLD_PAGE) break;
     }

@@ -51,7 +51,18 @@ export interface WorkerConfig {
   readonly statementTimeoutMs: number;
   /** Held for the whole connection (pg_try_advisory_lock) and taken again on every reconnect. */
   readonly exclusiveLockKey: number | null;
+  /** Held shared for the whole connection (pg_try_advisory_lock_shared), like exclusiveLockKey. */
+  readonly sharedLockKey?: number | null;
 }
+
+/** Told to the main thread on AttachMessage.notify: the log head moved, or the listener (re)connected. */
+export interface LogNotice {
+  /** The seq a commit announced (NOTIFY warden_log), or null when the listener just (re)connected. */
+  readonly seq: number | null;
+}
+
+/** The channel every commit notifies, in its own transaction: delivered to listeners only once committed. */
+export const LOG_CHANNEL = 'warden_log';
 
 /** Posted to the worker to open one more connection, served on `port`. */
 export interface AttachMessage {
@@ -59,4 +70,10 @@ export interface AttachMessage {
   readonly port: MessagePort;
   /** Int32Array over a SharedArrayBuffer: a counter the worker bumps after each reply it posts. */
   readonly signal: Int32Array;
+  /**
+   * When given, the worker also holds a LISTEN connection on LOG_CHANNEL (named `listenName` in
+   * pg_stat_activity) and posts a LogNotice here for each notification and each (re)connect.
+   */
+  readonly notify?: MessagePort;
+  readonly listenName?: string;
 }

@@ -12,6 +12,18 @@ export const MIGRATION_LOCK_KEY = 0x5752444e;
 /** pg_try_advisory_lock key of the host that owns the store ("WRDH"); see PostgresStoreOptions.exclusive. */
 export const HOST_LOCK_KEY = 0x57524448;
 
+/**
+ * pg_try_advisory_lock key of a named host (HOST_LOCK_KEY's class, the name's hash as the object): two
+ * live hosts can never share a name. Named hosts hold HOST_LOCK_KEY shared, so an exclusive host and a
+ * fleet never run on one database at once.
+ */
+export function namedHostLockKey(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(name, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193);
+  // A bigint key apart from the 32-bit ones above: the high word marks it as a host name's.
+  return 0x5752 * 2 ** 32 + (hash >>> 0);
+}
+
 export interface PgMigration {
   readonly version: number;
   readonly description: string;
@@ -47,6 +59,23 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
          spool_dir text NOT NULL,
          spool_offset bigint NOT NULL
        )`,
+    ],
+  },
+  {
+    version: 2,
+    description: 'hosts of a fleet with their leases; the host that committed each event',
+    sql: [
+      `CREATE TABLE warden_hosts (
+         name text PRIMARY KEY,
+         capacity integer,
+         roots text NOT NULL,
+         pid integer NOT NULL,
+         started_at timestamptz NOT NULL,
+         heartbeat_at timestamptz NOT NULL,
+         lease_ms integer NOT NULL,
+         live_clis integer NOT NULL DEFAULT 0
+       )`,
+      `ALTER TABLE warden_events ADD COLUMN host text`,
     ],
   },
 ];

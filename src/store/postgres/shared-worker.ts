@@ -41,7 +41,7 @@ export function attachConnection(message: AttachMessage): void {
   }
   clearTimeout(shared.idle);
   shared.users += 1;
-  shared.worker.postMessage(message, [message.port]);
+  shared.worker.postMessage(message, message.notify ? [message.port, message.notify] : [message.port]);
 }
 
 export function releaseConnection(): void {

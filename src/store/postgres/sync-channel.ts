@@ -7,7 +7,14 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:wor
 
 import { StoreError } from '../../protocol/errors.js';
 import { attachConnection, releaseConnection } from './shared-worker.js';
-import type { Statement, TransactionStep, WorkerConfig, WorkerReply, WorkerRequest } from './protocol.js';
+import type {
+  LogNotice,
+  Statement,
+  TransactionStep,
+  WorkerConfig,
+  WorkerReply,
+  WorkerRequest,
+} from './protocol.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -19,15 +26,39 @@ export class SyncChannel {
   #nextId = 1;
   #closed = false;
 
-  /** `timeoutMs` bounds each request (the statement timeout plus a margin; the first also the startup). */
-  constructor(config: WorkerConfig, timeoutMs: number) {
+  readonly #notices: MessagePort | undefined;
+
+  /**
+   * `timeoutMs` bounds each request (the statement timeout plus a margin; the first also the startup).
+   * With `listen`, the worker also LISTENs for commits and `listen.onNotice` hears of each on this
+   * thread's event loop (a port of its own: the replies' port is only read synchronously).
+   */
+  constructor(
+    config: WorkerConfig,
+    timeoutMs: number,
+    listen?: { name: string; onNotice: (notice: LogNotice) => void },
+  ) {
     this.#where = config.where;
     this.#timeoutMs = timeoutMs;
     this.#signal = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     this.#port.unref();
-    attachConnection({ config, port: port2, signal: this.#signal });
+    let notify: { notify: MessagePort; listenName: string } | undefined;
+    if (listen !== undefined) {
+      const notices = new MessageChannel();
+      this.#notices = notices.port1;
+      this.#notices.on('message', (notice: LogNotice) => listen.onNotice(notice));
+      // Listening never keeps the process alive.
+      this.#notices.unref();
+      notify = { notify: notices.port2, listenName: listen.name };
+    }
+    attachConnection({
+      config,
+      port: port2,
+      signal: this.#signal,
+      ...notify,
+    });
   }
 
   /** Runs `statements` as `tx` says; the rows of each, in order. */
@@ -61,6 +92,7 @@ export class SyncChannel {
     } finally {
       this.#closed = true;
       this.#port.close();
+      this.#notices?.close();
       releaseConnection();
     }
   }

@@ -3,11 +3,13 @@
 // blocks on each request (sync-channel.ts) while the `pg` client runs asynchronously as usual. One
 // request at a time per connection: a store serialises its work anyway. A broken connection is replaced
 // on the next request; until a new one is up, requests fail with a `connection` failure.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 
 import pg from 'pg';
 
+import { LOG_CHANNEL } from './protocol.js';
 import type {
+  LogNotice,
   Statement,
   TransactionStep,
   AttachMessage,
@@ -74,6 +76,18 @@ class Connection {
             kind: 'busy',
           });
         }
+      }
+      const shared = this.#config.sharedLockKey ?? null;
+      if (shared !== null) {
+        const { rows } = await client.query<{ held: boolean }>(
+          'SELECT pg_try_advisory_lock_shared($1) AS held',
+          [shared],
+        );
+        if (rows[0]?.held !== true)
+          throw Object.assign(
+            new Error(`The store at ${this.#config.where} is held by a host that runs it alone`),
+            { kind: 'busy' },
+          );
       }
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -182,8 +196,73 @@ function failureOf(error: unknown): WorkerFailure {
   return { kind: 'connection', message, code };
 }
 
-function serve({ config, port, signal }: AttachMessage): void {
+/** How soon a listener connection that broke is opened again (the main thread's sweep covers the gap). */
+const LISTEN_RETRY_MS = 1000;
+
+/**
+ * The LISTEN connection of one store: each notification, and each (re)connect (notifications sent while
+ * it was down are gone), is posted to the main thread. Returns a function that ends it.
+ */
+function listen(config: WorkerConfig, notify: MessagePort, name: string): () => Promise<void> {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const post = (notice: LogNotice) => {
+    if (!closed) notify.postMessage(notice);
+  };
+  const again = () => {
+    if (closed || retry !== undefined) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void open();
+    }, LISTEN_RETRY_MS);
+  };
+  const open = async () => {
+    const next = new pg.Client({
+      connectionString: config.url,
+      connectionTimeoutMillis: config.connectTimeoutMs,
+      application_name: name,
+      keepAlive: true,
+    });
+    next.on('notification', (message) => {
+      const seq = Number(message.payload);
+      post({ seq: Number.isSafeInteger(seq) ? seq : null });
+    });
+    const lost = () => {
+      if (client === next) client = undefined;
+      void next.end().catch(() => undefined);
+      again();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${LOG_CHANNEL}`);
+    } catch {
+      lost();
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    post({ seq: null });
+  };
+  void open();
+  return async () => {
+    closed = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    notify.close();
+    await last?.end().catch(() => undefined);
+  };
+}
+
+function serve({ config, port, signal, notify, listenName }: AttachMessage): void {
   const connection = new Connection(config);
+  const stopListening = notify === undefined ? undefined : listen(config, notify, listenName ?? 'warden');
   const reply = (message: WorkerReply): void => {
     port.postMessage(message);
     // After the message is queued: the main thread takes it with receiveMessageOnPort once woken.
@@ -194,6 +273,7 @@ function serve({ config, port, signal }: AttachMessage): void {
   let queue = Promise.resolve();
   port.on('message', (request: WorkerRequest) => {
     queue = queue.then(async () => {
+      if (request.op === 'close') await stopListening?.();
       reply(await handle(connection, request));
       if (request.op === 'close') port.close();
     });

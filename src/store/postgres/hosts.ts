@@ -1,0 +1,90 @@
+// The hosts of a fleet in PostgreSQL: each registers under its name (what it can run: capacity, workspace
+// roots) and keeps a lease by heartbeat. A host whose last heartbeat is older than its lease is taken to
+// be gone. The server's clock decides (now()), so hosts with skewed clocks still agree.
+import type { Statement } from './protocol.js';
+
+/** A host as the fleet sees it. */
+export interface HostRecord {
+  readonly name: string;
+  /** The most CLIs it runs at once (null: no limit given). */
+  readonly capacity: number | null;
+  /** The directories its threads' cwd may lie under (empty: anywhere). */
+  readonly roots: readonly string[];
+  readonly pid: number;
+  readonly startedAt: string;
+  readonly heartbeatAt: string;
+  readonly leaseMs: number;
+  /** How long ago its last heartbeat was, by the server's clock. */
+  readonly msSinceHeartbeat: number;
+  /** Whether its lease still runs (its last heartbeat is younger than leaseMs). */
+  readonly live: boolean;
+  /** CLIs it ran at its last heartbeat. */
+  readonly liveClis: number;
+}
+
+export interface HostRegistration {
+  readonly name: string;
+  readonly capacity: number | null;
+  readonly roots: readonly string[];
+  readonly leaseMs: number;
+}
+
+/** Registers (or takes up again, after a restart) the host; the name is locked by its connection. */
+export function registerHost(host: HostRegistration): Statement {
+  return {
+    sql: `INSERT INTO warden_hosts (name, capacity, roots, pid, started_at, heartbeat_at, lease_ms, live_clis)
+          VALUES ($1, $2, $3, $4, now(), now(), $5, 0)
+          ON CONFLICT (name) DO UPDATE SET capacity = excluded.capacity, roots = excluded.roots,
+            pid = excluded.pid, started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at,
+            lease_ms = excluded.lease_ms, live_clis = 0`,
+    params: [host.name, host.capacity, JSON.stringify(host.roots), process.pid, host.leaseMs],
+  };
+}
+
+export function heartbeat(name: string, liveClis: number): Statement {
+  return {
+    sql: 'UPDATE warden_hosts SET heartbeat_at = now(), live_clis = $2 WHERE name = $1',
+    params: [name, liveClis],
+  };
+}
+
+/** Ends the lease at once (a host that closes cleanly). */
+export function releaseHost(name: string): Statement {
+  return {
+    sql: `UPDATE warden_hosts SET heartbeat_at = now() - make_interval(secs => lease_ms / 1000.0 + 1),
+            live_clis = 0 WHERE name = $1`,
+    params: [name],
+  };
+}
+
+export const listHostsStatement: Statement = {
+  sql: `SELECT name, capacity, roots, pid, started_at, heartbeat_at, lease_ms, live_clis,
+          (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint AS ms_since
+        FROM warden_hosts ORDER BY name`,
+};
+
+export function hostsOfRows(rows: readonly Record<string, unknown>[] | undefined): HostRecord[] {
+  return (rows ?? []).map((row) => {
+    const leaseMs = Number(row.lease_ms);
+    const msSinceHeartbeat = Math.max(0, Number(row.ms_since));
+    let roots: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(String(row.roots));
+      if (Array.isArray(parsed)) roots = parsed.filter((root): root is string => typeof root === 'string');
+    } catch {
+      // A row written by hand: no roots.
+    }
+    return {
+      name: String(row.name),
+      capacity: row.capacity === null ? null : Number(row.capacity),
+      roots,
+      pid: Number(row.pid),
+      startedAt: new Date(row.started_at as string | Date).toISOString(),
+      heartbeatAt: new Date(row.heartbeat_at as string | Date).toISOString(),
+      leaseMs,
+      msSinceHeartbeat,
+      live: msSinceHeartbeat < leaseMs,
+      liveClis: Number(row.live_clis),
+    };
+  });
+}
