@@ -3,8 +3,9 @@
 // stopped and removed afterwards, also when the process exits without saying so. Debian's `postgresql`
 // package provides the binaries (/usr/lib/postgresql/<version>/bin). initdb refuses to run as root, so
 // under root the server runs as the `postgres` user. With WARDEN_TEST_PG_URL set, an existing server is
-// used instead: databases are created in it and dropped again, and it cannot be restarted.
-import { execFile, execFileSync } from 'node:child_process';
+// used instead: databases are created in it and dropped again (at the latest when the process exits), and it
+// cannot be restarted.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -103,6 +104,7 @@ function databaseTracker(url: (database?: string) => string) {
       created.push(name);
       return url(name);
     },
+    names: (): readonly string[] => created,
     async dropAll(): Promise<void> {
       for (const name of created.splice(0)) {
         await query(url(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
@@ -111,9 +113,34 @@ function databaseTracker(url: (database?: string) => string) {
   };
 }
 
+/**
+ * Drops `names` on the server at `url` before the process ends, from a short-lived child process: an
+ * 'exit' handler cannot wait for the driver.
+ */
+function dropAtExit(url: string, names: readonly string[]): void {
+  if (names.length === 0) return;
+  const script = `
+    const { default: pg } = await import(process.env.PG_MODULE);
+    const client = new pg.Client({ connectionString: process.env.PG_URL, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    for (const name of JSON.parse(process.env.PG_NAMES)) await client.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)').catch(() => {});
+    await client.end();`;
+  spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      PATH: process.env.PATH,
+      PG_MODULE: import.meta.resolve('pg'),
+      PG_URL: url,
+      PG_NAMES: JSON.stringify(names),
+    },
+    stdio: 'ignore',
+    timeout: 15_000,
+  });
+}
+
 function existingServer(given: string): PostgresCluster {
   const url = (database = 'postgres') => withDatabase(given, database);
   const databases = databaseTracker(url);
+  process.once('exit', () => dropAtExit(url(), databases.names()));
   return {
     url,
     createDatabase: () => databases.create(),

@@ -15,7 +15,8 @@ export function describeServer(url: string): string {
     throw new TypeError('The store URL is not a valid postgres:// URL');
   }
   if (!isPostgresUrl(url)) throw new TypeError('The store URL must start with postgres:// or postgresql://');
-  const host = parsed.hostname === '' ? (parsed.searchParams.get('host') ?? 'localhost') : parsed.hostname;
+  // As the driver reads it: ?host= (a Unix socket directory) wins; a percent-encoded socket path is decoded.
+  const host = parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || 'localhost');
   const port = parsed.port === '' ? (parsed.searchParams.get('port') ?? '5432') : parsed.port;
   const database = parsed.pathname.replace(/^\//, '');
   return `${host}:${port}${database === '' ? '' : `/${decodeURIComponent(database)}`}`;
