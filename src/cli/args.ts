@@ -36,6 +36,8 @@ Commands:
                          never: keep it); its next message resumes it (default: 10m)
       --store URL        keep the event log in PostgreSQL: postgres://user@host:port/database (default:
                          $WARDEN_STORE_URL, else SQLite in the data dir; spools and keys stay there)
+      --host-name NAME   with --store: this host's name in the fleet sharing that database (default:
+                         $WARDEN_HOST_NAME, else the machine's name and a hash of the data dir)
   login          Print a new single-use login link for the running server (valid 15 minutes)
       --port N, --host HOST   where that server listens (default 4390, 127.0.0.1)
   inbox          List the approvals waiting in the running server, across threads, and answer them
@@ -51,6 +53,9 @@ Commands:
                  Named deciders: a token of their own (printed once; only its hash is kept), when
                  each was made, last used, revoked; revoking ends its sessions at once; login prints
                  a login link for NAME (--port/--host, --data-dir as for login)
+  hosts          List the hosts of a fleet sharing a PostgreSQL store: lease (live or expired, seconds
+                 since the last heartbeat), CLIs running, capacity, workspace roots
+      --store URL        the database (default: $WARDEN_STORE_URL)     --json   print JSON
   audit          Print the audit trail (every decision: who, when, what, edits, outcome), hash-chained
       --format F         jsonl | csv (default: jsonl)     --since TIME   records from then on
       audit verify       check the chain from its first record; names the first broken one (exit 1)
@@ -101,7 +106,10 @@ export type Command =
       parkAfterMs?: number;
       /** A postgres:// URL: the event log lives there instead of SQLite in the data dir. */
       store?: string;
+      /** With `store`: this host's name in the fleet. */
+      hostName?: string;
     } & ServerFlags)
+  | { name: 'hosts'; store?: string; json?: boolean }
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
   | ({ name: 'status' } & ServerFlags)
@@ -136,6 +144,7 @@ const OPTIONS = {
   'push-contact': { type: 'string' },
   'park-after': { type: 'string' },
   store: { type: 'string' },
+  'host-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -155,7 +164,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'push-contact',
     'park-after',
     'store',
+    'host-name',
   ],
+  hosts: ['store', 'json'],
   login: ['port', 'host', 'data-dir'],
   status: ['port', 'host', 'data-dir'],
   demo: ['port', 'host'],
@@ -216,6 +227,17 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   }
   if (name === 'inbox') return parseInbox(rest, values, common);
+  if (name === 'hosts') {
+    if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
+    const { store } = values;
+    if (store !== undefined && !isPostgresUrl(store))
+      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
+    return {
+      name,
+      ...(store === undefined ? {} : { store }),
+      ...(values.json === true ? { json: true } : {}),
+    };
+  }
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
   const flags: ServerFlags = {
     ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
@@ -239,10 +261,16 @@ export function parseCommand(argv: readonly string[]): Command {
     const { store } = values;
     if (store !== undefined && !isPostgresUrl(store))
       throw new UsageError('--store must be a postgres:// or postgresql:// URL');
+    const hostName = values['host-name'];
+    if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
+      throw new UsageError(
+        '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
+      );
     return {
       name,
       ...flags,
       ...(store === undefined ? {} : { store }),
+      ...(hostName === undefined ? {} : { hostName }),
       ...(webhooks.length === 0 ? {} : { webhooks }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),

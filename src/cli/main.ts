@@ -38,6 +38,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { inboxCommand } = await import('./inbox-command.js');
         return await inboxCommand(command);
       }
+      case 'hosts': {
+        const { hostsCommand } = await import('./hosts-command.js');
+        return await hostsCommand(command);
+      }
       case 'status': {
         const { statusCommand } = await import('./status-command.js');
         return await statusCommand(command);

@@ -5,6 +5,7 @@ import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
 import { Supervisor } from '../supervisor/index.js';
 import type { Command } from './args.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
+import { hostNameFor } from './host-name.js';
 import { onShutdown } from './shutdown.js';
 
 export const DEFAULT_PORT = 4390;
@@ -17,13 +18,18 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
     return 2;
   }
+  if (command.hostName !== undefined && store === undefined) {
+    process.stderr.write('warden: --host-name goes with --store (a fleet shares a PostgreSQL store)\n');
+    return 2;
+  }
+  const hostName = hostNameFor(command.hostName, dataDir);
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
   let server: Awaited<ReturnType<typeof createServer>> | undefined;
   try {
     supervisor = await Supervisor.open({
       dataDir,
-      ...(store === undefined ? {} : { store }),
+      ...(store === undefined ? {} : { store, host: { name: hostName } }),
       onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
@@ -53,7 +59,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
               `links; bodies are signed with the key in ${server.webhookSecretPath}`,
           ]
         : [];
-    if (store !== undefined) notes.unshift(`Store: PostgreSQL at ${describeServer(store)}`);
+    if (store !== undefined)
+      notes.unshift(`Store: PostgreSQL at ${describeServer(store)}, as host ${hostName} of its fleet`);
     if (server.vapidKeysPath !== null)
       notes.push(
         'Web Push: on; devices subscribe from the bell in the UI and choose what a notification shows ' +

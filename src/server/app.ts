@@ -81,6 +81,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api', sessionRoutes(deps));
   app.route('/api/tokens', tokenRoutes(deps));
   app.route('/api/audit', auditRoutes(deps));
+  // The fleet's hosts and their leases (empty for a store of one host).
+  app.get('/api/hosts', (c) => c.json({ hosts: deps.supervisor.listHosts() }));
   if (deps.push !== undefined) app.route('/api/push', pushRoutes(deps.push));
   app.all('/api/*', (c) => {
     throw new ApiError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`);
