@@ -50,6 +50,8 @@ export class ScriptedCli extends EventEmitter implements SpawnedProcess {
   #inputEnded = false;
   #exited = false;
   #next = 0;
+  /** Makes ids unique across processes, as the real CLI's random ones are (a thread's next CLI reuses none). */
+  readonly #prefix = randomUUID().slice(0, 8);
 
   constructor(plan: ScriptedCliPlan, args: readonly string[]) {
     super();
@@ -198,7 +200,7 @@ export class ScriptedCli extends EventEmitter implements SpawnedProcess {
 
   /** A permission request; settles when the host answers or the request is cancelled. */
   #ask(taskId: string | undefined): Promise<void> {
-    const requestId = `req-${++this.#next}`;
+    const requestId = `req-${this.#prefix}-${++this.#next}`;
     const command = COMMANDS[Math.floor(this.#plan.random() * COMMANDS.length)]!;
     return new Promise((resolve) => {
       this.#asks.set(requestId, { taskId, resolve });
@@ -217,7 +219,7 @@ export class ScriptedCli extends EventEmitter implements SpawnedProcess {
   }
 
   #startTask(): void {
-    const id = `task-${++this.#next}`;
+    const id = `task-${this.#prefix}-${++this.#next}`;
     const toolUseId = `toolu_agent_${id}`;
     const task: Task = { id, stopped: false };
     this.#tasks.set(id, task);
