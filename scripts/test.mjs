@@ -45,6 +45,7 @@ if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
     passes.push({ label: `test/e2e again, CLI ${version}`, files: e2e, env: { WARDEN_TEST_CLI: version } });
   }
 }
+const postgresEnv = await sharedPostgres(files);
 const outcomes = passes.map((pass, index) => {
   const banner = passes.length > 1 ? `pass ${index + 1}/${passes.length}: ${pass.label}` : pass.label;
   console.log(`\n== ${banner}\n`);
@@ -52,7 +53,7 @@ const outcomes = passes.map((pass, index) => {
   const { status } = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...pass.files],
-    { stdio: 'inherit', env: { ...process.env, ...pass.env } },
+    { stdio: 'inherit', env: { ...process.env, ...postgresEnv, ...pass.env } },
   );
   return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
 });
@@ -84,6 +85,29 @@ if (left.length > 0) {
   process.exit(result.status === 0 ? 1 : (result.status ?? 1));
 }
 process.exit(result.status ?? 1);
+
+/**
+ * One throwaway PostgreSQL server for the whole run instead of one per test file, handed to the tests that
+ * run on both store backends (test/helpers/store-backends.ts) as WARDEN_TEST_PG_URL; removed when this
+ * runner exits. Not when a server is given already, PostgreSQL is not wanted or not installed.
+ */
+async function sharedPostgres(selected) {
+  const stores = process.env.WARDEN_TEST_STORES;
+  if (process.env.WARDEN_TEST_PG_URL || (stores && !stores.split(',').some((s) => s.trim() === 'postgres')))
+    return {};
+  if (!selected.some((file) => readFileSync(file, 'utf8').includes('helpers/store-backends'))) return {};
+  const { tsImport } = await import('tsx/esm/api');
+  const cluster = await tsImport('../src/testing/postgres-cluster.ts', import.meta.url);
+  if (cluster.postgresBinDir() === undefined) return {};
+  try {
+    return { WARDEN_TEST_PG_URL: (await cluster.startThrowawayCluster()).url() };
+  } catch (error) {
+    console.error(
+      `Could not start a PostgreSQL server for the tests (each test file starts its own): ${error}`,
+    );
+    return {};
+  }
+}
 
 /** Versions of the older CLIs the package pins as devDependency aliases `claude-code-<version>`. */
 function olderClis() {

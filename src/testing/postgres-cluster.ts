@@ -57,7 +57,7 @@ export function postgresAvailable(): boolean {
 
 export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const given = process.env.WARDEN_TEST_PG_URL;
-  return given ? existingServer(given) : await throwawayCluster(options);
+  return given ? existingServer(given) : await startThrowawayCluster(options);
 }
 
 function freePort(): Promise<number> {
@@ -151,7 +151,8 @@ function existingServer(given: string): PostgresCluster {
   };
 }
 
-async function throwawayCluster(options: PostgresClusterOptions): Promise<PostgresCluster> {
+/** A server of its own, whatever WARDEN_TEST_PG_URL says (for tests that restart it). */
+export async function startThrowawayCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (bin === undefined)
     throw new Error(

@@ -18,6 +18,7 @@ import { auditRows } from '../../src/store/audit-log.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
+import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, storeBackends, testCluster } from '../helpers/store-backends.js';
 
 const WRITER = fileURLToPath(new URL('../fixtures/postgres-store-writer.ts', import.meta.url));
@@ -205,8 +206,11 @@ describe('PostgreSQL store', { skip: enabled ? false : 'no PostgreSQL server (WA
   });
 
   it('the connection cut or the server restarted between two commits: the next commit reconnects, nothing is lost or repeated', async (t) => {
-    const cluster = await testCluster();
-    const url = await freshDatabase(t);
+    // A server of its own when one can be started: restarting the one other test files share would
+    // break their tests.
+    const cluster = postgresBinDir() === undefined ? await testCluster() : await startThrowawayCluster();
+    if (cluster.restartable) t.after(() => cluster.stop());
+    const url = await cluster.createDatabase();
     const store = open(t, url);
     store.commit('a', [created, titled('one')]);
     const database = new URL(url).pathname.slice(1);
