@@ -1,0 +1,181 @@
+// Three hosts of a fleet on one PostgreSQL database — two in processes of their own, one in the test —
+// with the real CLI on host A answered by the mock model. Host C starting up leaves A's pending approval
+// alone; 50 decisions on that approval made at once from B's process and C: one wins, 49 are
+// ConflictErrors; A's CLI gets one answer (the mock sees one tool result) and its run ends; B's event
+// stream saw every event of the log once, in order, the ones A committed included.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { ConflictError } from '../../src/protocol/errors.js';
+import { Supervisor } from '../../src/supervisor/index.js';
+import {
+  createScratch,
+  offlineClaudeEnv,
+  pinnedClaudePath,
+  scenario,
+  startMockModel,
+} from '../../src/testing/index.js';
+import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
+import { freshDatabase } from '../helpers/store-backends.js';
+import { processesUsingHome } from './helpers/sdk-session.js';
+import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
+
+const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));
+
+interface Reported {
+  event?: { seq: number; threadId: string; type: string; data: Record<string, unknown> };
+  ready?: { threadId: string; approvalId: string };
+  opened?: { host: string };
+  decided?: { won: number; conflicts: number; other: string[] };
+}
+
+interface HostProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: Reported[];
+  /** The first line (already read or to come) that matches; fails after 60 s. */
+  waitFor(match: (line: Reported) => boolean): Promise<Reported>;
+  stderr(): string;
+}
+
+function startHost(config: Record<string, unknown>): HostProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: Reported[] = [];
+  const wakers = new Set<() => void>();
+  const errors: string[] = [];
+  child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
+  void (async () => {
+    for await (const line of createInterface({ input: child.stdout })) {
+      lines.push(JSON.parse(line) as Reported);
+      for (const wake of wakers) wake();
+    }
+    for (const wake of wakers) wake();
+  })();
+  return {
+    child,
+    lines,
+    stderr: () => errors.join(''),
+    async waitFor(match) {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const found = lines.find(match);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`The host did not report what was awaited; stderr: ${errors.join('')}`);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            wakers.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, 1000);
+          wakers.add(wake);
+        });
+      }
+    },
+  };
+}
+
+const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
+
+describe('a fleet of three hosts, two in their own processes (real CLI)', { timeout: 180_000, skip }, () => {
+  it('50 decisions at once from two hosts: one wins, 49 conflict, the CLI on the third gets one answer', async (t) => {
+    const scratch = createScratch('warden-fleet-');
+    let toolResults = 0;
+    const inner = scenario()
+      .on('ask')
+      .callTool('Bash', { command: 'touch fleet.txt', description: 'Create a file' })
+      .thenAnswer('The file is there.')
+      .build();
+    const mock = await startMockModel({
+      script: (ctx) => {
+        if (JSON.stringify(ctx.body).includes('"tool_result"')) toolResults += 1;
+        return inner(ctx);
+      },
+    });
+    const url = await freshDatabase(t);
+    const hosts: HostProcess[] = [];
+    const state: { hostC?: Supervisor } = {};
+    t.after(async () => {
+      for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
+      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      await state.hostC?.close({ stopAgents: true });
+      await mock.close();
+      await waitForNoProcess(scratch.home);
+      scratch.cleanup();
+    });
+    const common = {
+      store: url,
+      claudePath: pinnedClaudePath(),
+      env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+    };
+    const hostA = startHost({
+      ...common,
+      hostName: 'host-a',
+      dataDir: join(scratch.dir, 'data-a'),
+      cwd: scratch.cwd,
+      prompt: '[[ask]] make a file',
+    });
+    hosts.push(hostA);
+    const hostB = startHost({ ...common, hostName: 'host-b', dataDir: join(scratch.dir, 'data-b') });
+    hosts.push(hostB);
+    const ready = (await hostA.waitFor((line) => line.ready !== undefined)).ready;
+    assert.ok(ready !== undefined);
+    await hostB.waitFor((line) => line.opened !== undefined);
+
+    // Host C starts while A waits on its CLI's request: A's approval is not C's to expire.
+    const hostC = await Supervisor.open({
+      ...common,
+      dataDir: join(scratch.dir, 'data-c'),
+      host: { name: 'host-c' },
+    });
+    state.hostC = hostC;
+    assert.equal(hostC.recovered.approvalsExpired, 0);
+    assert.equal(hostC.getApproval(ready.approvalId).status, 'pending');
+
+    hostB.child.stdin.write(`${JSON.stringify({ decide: { approvalId: ready.approvalId, count: 25 } })}\n`);
+    const fromC = await Promise.allSettled(
+      Array.from({ length: 25 }, () => hostC.decide(ready.approvalId, { behavior: 'allow' })),
+    );
+    const fromB = (await hostB.waitFor((line) => line.decided !== undefined)).decided;
+    assert.ok(fromB !== undefined);
+    assert.deepEqual(fromB.other, [], 'every losing decision on B is a ConflictError');
+    const wonOnC = fromC.filter((o) => o.status === 'fulfilled').length;
+    const conflictsOnC = fromC.filter(
+      (o) => o.status === 'rejected' && o.reason instanceof ConflictError,
+    ).length;
+    assert.equal(wonOnC + fromB.won, 1, 'one decision won');
+    assert.equal(conflictsOnC + fromB.conflicts, 49, '49 ConflictErrors');
+
+    const ended = await hostA.waitFor((line) => line.event?.type === 'run.ended');
+    assert.equal(ended.event?.data.status, 'completed');
+    assert.ok(existsSync(join(scratch.cwd, 'fleet.txt')), 'the tool ran on host A');
+    assert.equal(toolResults, 1, "A's CLI got one answer");
+    assert.equal(hostC.getApproval(ready.approvalId).status, 'allowed');
+
+    // B followed the whole log live: every event once, in order, up to A's run.ended.
+    const endSeq = ended.event?.seq ?? 0;
+    await hostB.waitFor((line) => line.event?.seq === endSeq);
+    const seqsOnB = hostB.lines.flatMap((line) => (line.event === undefined ? [] : [line.event.seq]));
+    assert.deepEqual(
+      seqsOnB.slice(0, endSeq),
+      Array.from({ length: endSeq }, (_, i) => i + 1),
+    );
+
+    for (const host of hosts) {
+      const exited = once(host.child, 'exit');
+      host.child.stdin.end();
+      assert.deepEqual(await exited, [0, null], `the host exits cleanly; stderr: ${host.stderr()}`);
+    }
+    await hostC.close({ stopAgents: true });
+    await waitForNoProcess(scratch.home);
+    assertNoProcessLeft(scratch.home);
+  });
+});
