@@ -45,3 +45,10 @@ export {
   resolveClaudeExecutable,
 } from '../session/resolve-cli.js';
 export type { ClaudeSource, ResolveClaudeOptions, ResolvedClaude } from '../session/resolve-cli.js';
+export {
+  postgresAvailable,
+  postgresBinDir,
+  startPostgresCluster,
+  startThrowawayCluster,
+} from './postgres-cluster.js';
+export type { PostgresCluster, PostgresClusterOptions } from './postgres-cluster.js';
