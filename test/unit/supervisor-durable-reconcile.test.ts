@@ -8,15 +8,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 
 import { ConflictError } from '../../src/protocol/errors.js';
-import { SqliteStore } from '../../src/store/index.js';
 import { runningDetachedThread } from '../fixtures/detached-thread.js';
 import type { EventDraft } from '../../src/store/event-types.js';
-import { DATABASE_FILE, Supervisor, type QueryFunction } from '../../src/supervisor/index.js';
+import { Supervisor, type QueryFunction } from '../../src/supervisor/index.js';
 import { startTicksOf } from '../../src/transport/process-tree.js';
 import { FakeQuery } from '../fixtures/supervisor-fake-query.js';
+import { describeEachStore } from '../helpers/store-backends.js';
 
 function approvalRequested(approvalId: string, requestId: string, runId: string): EventDraft {
   return {
@@ -38,7 +38,7 @@ function approvalRequested(approvalId: string, requestId: string, runId: string)
   };
 }
 
-describe('supervisor: reconciling the approvals of a re-attached CLI', () => {
+describeEachStore('supervisor: reconciling the approvals of a re-attached CLI', (backend) => {
   it('keeps the re-delivered ones, cancels the others, asks anew for what the store never saw', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-durable-unit-'));
     const children: ChildProcess[] = [];
@@ -59,7 +59,11 @@ describe('supervisor: reconciling the approvals of a re-attached CLI', () => {
     writeFileSync(join(spoolDir, 'output'), '');
     mkdirSync(join(dataDir, 'cli', 'stray.3'));
 
-    const store = SqliteStore.open(join(dataDir, DATABASE_FILE));
+    const { options, release } = await backend.acquire();
+    t.after(() => release());
+    // Written by the earlier host, in the store the next one opens (SQLite in the dataDir, or PostgreSQL).
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const store = backend.reopen(dataDir, options);
     store.commit('t1', [
       ...runningDetachedThread(cwd, { pid, startTime, spoolDir, marker: 'm' }),
       approvalRequested('a1', 'req-1', 'r1'),
@@ -79,7 +83,7 @@ describe('supervisor: reconciling the approvals of a re-attached CLI', () => {
       made.push(fake);
       return fake;
     };
-    const sup = await Supervisor.open({ dataDir, query });
+    const sup = await Supervisor.open({ dataDir, ...options, query });
     t.after(() => sup.close({ stopAgents: true }));
     assert.equal(sup.recovered.processesReattached, 1);
     assert.equal(sup.getThread('t1').thread.cliProcess?.spoolOffset, 1234);
@@ -126,12 +130,11 @@ describe('supervisor: reconciling the approvals of a re-attached CLI', () => {
   });
 });
 
-describe('store: the spool offset is committed with the events of its frame', () => {
-  it('moves with a commit that succeeds, not with one that fails, and goes with the process', (t) => {
+describeEachStore('store: the spool offset is committed with the events of its frame', (backend) => {
+  it('moves with a commit that succeeds, not with one that fails, and goes with the process', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-durable-unit-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const store = SqliteStore.open(join(dir, DATABASE_FILE));
-    t.after(() => store.close());
+    const store = await backend.open(t);
     const created: EventDraft = {
       type: 'thread.created',
       data: { cwd: dir, mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
