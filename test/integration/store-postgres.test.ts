@@ -4,12 +4,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import pg from 'pg';
 
 import { StoreError } from '../../src/protocol/errors.js';
 import type { EventDraft } from '../../src/store/event-types.js';
@@ -235,6 +237,43 @@ describe('PostgreSQL store', { skip: enabled ? false : 'no PostgreSQL server (WA
         ...(cluster.restartable ? [[4, 4, 'thread.titled']] : []),
       ],
     );
+  });
+
+  it('no wait is unbounded: a server that never answers, a log head another host holds too long', async (t) => {
+    // Accepts the connection and says nothing.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    t.after(() => {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    });
+    const port = (silent.address() as AddressInfo).port;
+    let started = Date.now();
+    assert.throws(
+      () => PostgresStore.open(`postgres://warden@127.0.0.1:${port}/warden`, { connectTimeoutMs: 1000 }),
+      (error: unknown) => error instanceof StoreError && error.message.includes(`127.0.0.1:${port}`),
+    );
+    assert.ok(Date.now() - started < 8000, `gave up after ${Date.now() - started} ms`);
+
+    const url = await freshDatabase(t);
+    const store = PostgresStore.open(url, { statementTimeoutMs: 1000 });
+    t.after(() => store.close());
+    store.commit('a', [created]);
+    // Another host's transaction holds the log head and does not finish.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    t.after(() => other.end());
+    await other.query('BEGIN');
+    await other.query('SELECT seq FROM warden_log_head WHERE id = 1 FOR UPDATE');
+    started = Date.now();
+    assert.throws(
+      () => store.commit('a', [titled('waits')]),
+      (error: unknown) => error instanceof StoreError && error.code === 'STORE_FAILED',
+    );
+    assert.ok(Date.now() - started < 8000, `gave up after ${Date.now() - started} ms`);
+    await other.query('ROLLBACK');
+    assert.equal(store.commit('a', [titled('goes')])[0]?.seq, 2, 'the failed commit wrote nothing');
   });
 
   it('a host holds the store alone; a schema from a newer Warden is refused', async (t) => {
