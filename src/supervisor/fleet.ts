@@ -69,6 +69,10 @@ export class FleetMembership {
       if (owned.length > 0) {
         core.waiters.onCommitted(owned);
         for (const listener of core.committedListeners) listener(owned);
+        // A request recorded a moment ago registers its waiter a few microtasks after its commit: a
+        // decision folded in within that gap is given again once they have run (a waiter answered
+        // already, or none at all, makes this a no-op).
+        setImmediate(() => core.waiters.onCommitted(owned));
       }
       core.notifier.notify();
     }, liveClis);

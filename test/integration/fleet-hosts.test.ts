@@ -92,6 +92,8 @@ describe(
       t.after(() => a.close());
       const b = PostgresStore.open(url, { host: { name: 'host-b', sweepMs: 60_000 } });
       t.after(() => b.close());
+      const alive = setInterval(() => undefined, 1000);
+      t.after(() => clearInterval(alive));
       const seen: StoredEvent[] = [];
       let wake: (() => void) | undefined;
       b.follow((events) => {
@@ -114,6 +116,52 @@ describe(
       assert.equal(a.ownerOf('t2'), 'host-b');
       assert.equal(b.ownerOf('t1'), 'host-a');
       assert.equal(b.ownerOf('nope'), undefined);
+    });
+
+    it('delivery: by notification, and by the sweep while the listener is down (measured)', async (t) => {
+      const url = await freshDatabase(t);
+      const cluster = await testCluster();
+      const a = PostgresStore.open(url, { host: { name: 'host-a' } });
+      t.after(() => a.close());
+      const sweepMs = 250;
+      const b = PostgresStore.open(url, { host: { name: 'host-b', sweepMs } });
+      t.after(() => b.close());
+      // The listener and the sweep never keep a process alive (a server does): this test does meanwhile.
+      const alive = setInterval(() => undefined, 1000);
+      t.after(() => clearInterval(alive));
+      let arrived: ((at: number) => void) | undefined;
+      b.follow(() => arrived?.(performance.now()));
+      a.commit('t1', [created]);
+      const delivery = async (): Promise<number> => {
+        const at = new Promise<number>((resolve) => (arrived = resolve));
+        const started = performance.now();
+        a.commit('t1', [titled(`at ${started}`)]);
+        return (await at) - started;
+      };
+      const listeners = () =>
+        cluster.sql('SELECT pid FROM pg_stat_activity WHERE application_name = $1', ['warden-listen:host-b']);
+      while ((await listeners()).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const notified: number[] = [];
+      for (let i = 0; i < 20; i += 1) notified.push(await delivery());
+      const swept: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        while ((await listeners()).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        await cluster.sql(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+          ['warden-listen:host-b'],
+        );
+        while ((await listeners()).length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        swept.push(await delivery());
+      }
+      const sorted = (values: number[]) => [...values].sort((x, y) => x - y);
+      const p50 = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
+      t.diagnostic(
+        `notified: p50 ${p50(notified).toFixed(1)} ms, max ${Math.max(...notified).toFixed(1)} ms; listener killed ` +
+          `(sweep ${sweepMs} ms): p50 ${p50(swept).toFixed(1)} ms, max ${Math.max(...swept).toFixed(1)} ms`,
+      );
+      // Bounds that only catch a delivery that did not happen: the sweep's period plus a loaded machine.
+      assert.ok(Math.max(...notified) < 5000);
+      assert.ok(Math.max(...swept) < sweepMs + 5000);
     });
 
     it('warden hosts lists the hosts from the database; serve names its host', async (t) => {

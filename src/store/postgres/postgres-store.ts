@@ -166,6 +166,8 @@ export class PostgresStore implements Store {
   /** The host that created each thread (null: one without a name); the owner runs its CLI. */
   readonly #owners = new Map<string, string | null>();
   #foreign: StoredEvent[] = [];
+  /** The last seq #noteRows() has seen. */
+  #noted = 0;
   #onForeign: ForeignEventsListener | undefined;
   #liveClis: () => number = () => 0;
   #timers: NodeJS.Timeout[] = [];
@@ -234,6 +236,9 @@ export class PostgresStore implements Store {
       if (event.seq <= this.#replica.seq) return;
       const host = hosts[index] ?? null;
       if (event.type === 'thread.created') this.#owners.set(event.threadId, host);
+      // Each event is handed over once, also when rebuildProjections() folds the log again.
+      if (event.seq <= this.#noted) return;
+      this.#noted = event.seq;
       if (host !== me && this.#onForeign !== undefined) this.#foreign.push(event);
     });
     if (this.#foreign.length > 0) queueMicrotask(() => this.#handForeign());
