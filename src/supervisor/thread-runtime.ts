@@ -199,10 +199,16 @@ export class ThreadRuntime implements GateHost {
     if (live === undefined) return this.#lastFinished;
     live.endReason = reason;
     const stopping = (async () => {
-      this.#core.commit(this.threadId, [
+      // The process ends whatever the store does: a stop it cannot take now is held (record-backlog.ts),
+      // and approvals it cannot cancel now are answered as the process's requests end with it.
+      this.#core.record(this.threadId, [
         { type: 'session.stopping', data: { generation: live.generation, reason } },
       ]);
-      this.#cancelPending(() => true, reason, false);
+      try {
+        this.#cancelPending(() => true, reason, false);
+      } catch (error) {
+        this.#core.warnFailure(error, `Could not cancel the pending approvals of thread ${this.threadId}`);
+      }
       // Interrupt before closing: on a bare stdin EOF the CLI carries on with the turn (another model
       // call, maybe tools) until the close grace runs out; an interrupted CLI is idle and exits at once.
       await settleWithin(live.query.interrupt(), STOP_INTERRUPT_GRACE_MS);
@@ -280,7 +286,8 @@ export class ThreadRuntime implements GateHost {
     if (live === undefined) return this.#lastFinished;
     if (!live.detachable) return this.stop('host_closed');
     const pid = live.detachedPid ?? 0;
-    this.#core.commit(this.threadId, [
+    // Left running whatever the store does: the process stays on record, and the next host joins it.
+    this.#core.record(this.threadId, [
       { type: 'session.detached', data: { generation: live.generation, pid, spoolOffset: live.spoolOffset } },
     ]);
     live.detaching = true;

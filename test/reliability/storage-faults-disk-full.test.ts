@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { StoreError } from '../../src/protocol/errors.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { frames, startTurn } from '../fixtures/supervisor-fake-query.js';
-import { approvalOf, hostOnSmallDisk, track } from './storage-faults/host-on-disk.js';
+import { approvalOf, assertLogSettled, hostOnSmallDisk, track } from './storage-faults/host-on-disk.js';
 import { startHost } from './storage-faults/host-process.js';
 import { mountSmallDisk, smallDiskUnavailable } from './storage-faults/small-disk.js';
-import { assertLogInvariants, readAll } from './supervisor-invariants.js';
+import { readAll } from './supervisor-invariants.js';
 import { until } from './supervisor-model.js';
 
 const LONG = 20_000;
@@ -62,7 +62,7 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     const again = await api(`/api/approvals/${approvalId}/decision`, { behavior: 'deny' });
     assert.equal(again.status, 409, 'settled once');
     assert.equal(ask.answers, 1, 'the CLI got exactly one answer');
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
   });
 
   it('a permission request made while the disk is full is not denied: it waits, and becomes an approval once there is room', async (t) => {
@@ -92,7 +92,7 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     assert.ok(await until(() => ask.answers > 0, LONG));
     assert.equal(ask.answer?.behavior, 'deny');
     assert.equal(ask.answers, 1);
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
   });
 
   it('a policy verdict reaches the CLI only once it is recorded, never while the disk is full', async (t) => {
@@ -111,7 +111,7 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     assert.equal(ask.answer?.behavior, 'allow');
     const decided = readAll(sup).filter((e) => e.type === 'permission.decided');
     assert.equal(decided.length, 1, 'the verdict is in the log once');
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
   });
 
   it('events the CLI sends while the disk is full are kept and recorded in order once there is room, not dropped', async (t) => {
@@ -145,7 +145,7 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     );
     assert.deepEqual(said, texts, 'every message, in the order the CLI sent them');
     assert.equal(recorded.at(-1)?.type, 'run.released');
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
   });
 
   it('a deadline that falls due while the disk is full is applied once there is room, not forgotten', async (t) => {
@@ -165,7 +165,26 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     assert.ok(await until(() => ask.answers > 0, LONG));
     assert.equal(ask.answer?.behavior, 'deny');
     assert.equal(sup.getApproval(approvalId).decision?.by, 'timeout');
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
+  });
+
+  it('close() while the disk is full stops the CLI and resolves, instead of throwing and leaving the CLI running', async (t) => {
+    const host = await hostOnSmallDisk(t);
+    const { sup, thread, made, disk } = host;
+    const { fake } = await startTurn(sup, made, thread.id, 'wait');
+    assert.ok(await until(() => initialized(sup, thread.id), LONG));
+    const ask = track(fake.ask('Bash', { command: 'sleep 1' }));
+    assert.ok(await until(() => visible(sup, 'approval.requested'), LONG));
+    disk.fill();
+    await host.server.close();
+    await sup.close();
+    assert.ok(fake.calls.includes('close'), 'the CLI was told to end');
+    assert.ok(await until(() => ask.answers > 0, LONG), 'its request ended with it');
+    assert.notEqual(ask.answer?.behavior, 'allow');
+    assert.ok(
+      host.warnings.some((w) => w instanceof StoreError && /never recorded/.test(w.message)),
+      'what could not be recorded is reported',
+    );
   });
 
   it('a host killed while the disk is full under a stream of CLI events leaves a log that opens and folds', async (t) => {
@@ -194,6 +213,6 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     reopened.push(sup);
     assert.ok(sup.lastSeq() >= 50);
     assert.deepEqual(sup.listApprovals({ status: 'pending' }), [], 'what the dead host asked is closed out');
-    assertLogInvariants(sup);
+    await assertLogSettled(sup);
   });
 });

@@ -1,6 +1,7 @@
 // A Warden host (supervisor + HTTP server) whose data directory is on a small real disk, with the CLI
 // played by the scripted stand-in (FakeQuery): the test fills the disk, makes room again, and watches what
 // the CLI heard, what the API answered and what the log holds.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { createServer, type WardenServer } from '../../../src/server/index.js';
 import type { ThreadDeadlines, ThreadMode, ThreadRecord } from '../../../src/store/records.js';
 import { Supervisor } from '../../../src/supervisor/index.js';
 import { fakeQueries, type FakeQuery } from '../../fixtures/supervisor-fake-query.js';
+import { assertLogInvariants } from '../supervisor-invariants.js';
+import { until } from '../supervisor-model.js';
 import { mountSmallDisk, type SmallDisk } from './small-disk.js';
 
 export interface HostOnDisk {
@@ -34,11 +37,36 @@ export interface ApiJson {
   [key: string]: unknown;
 }
 
+type ThreadOptions = { mode?: ThreadMode; deadlines?: ThreadDeadlines };
+
 export async function hostOnSmallDisk(
   t: { after(fn: () => Promise<void>): void },
-  thread: { mode?: ThreadMode; deadlines?: ThreadDeadlines } = {},
+  thread: ThreadOptions = {},
 ): Promise<HostOnDisk> {
-  const disk = mountSmallDisk(8 << 20);
+  return hostOn(t, mountSmallDisk(8 << 20), thread);
+}
+
+/** The same host on the ordinary temporary directory (for faults injected another way). */
+export function hostOnTmp(
+  t: { after(fn: () => Promise<void>): void },
+  thread: ThreadOptions = {},
+): Promise<Omit<HostOnDisk, 'disk'> & { dataDir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-faults-data-'));
+  const plain: SmallDisk = {
+    dir,
+    fill: () => assert.fail('not a small disk'),
+    makeRoom: () => undefined,
+    free: () => Number.POSITIVE_INFINITY,
+    unmount: () => rmSync(dir, { recursive: true, force: true }),
+  };
+  return hostOn(t, plain, thread);
+}
+
+async function hostOn(
+  t: { after(fn: () => Promise<void>): void },
+  disk: SmallDisk,
+  thread: ThreadOptions,
+): Promise<HostOnDisk & { dataDir: string }> {
   const work = mkdtempSync(join(tmpdir(), 'warden-faults-'));
   const cwd = join(work, 'project');
   mkdirSync(cwd);
@@ -73,6 +101,7 @@ export async function hostOnSmallDisk(
   const live = server;
   return {
     disk,
+    dataDir,
     sup,
     server,
     thread: created,
@@ -117,4 +146,20 @@ export function track(ask: { result: Promise<PermissionResult>; requestId: strin
 /** The approval made for a request, once there is one. */
 export function approvalOf(sup: Supervisor, threadId: string, ask: TrackedAsk): string | undefined {
   return sup.listApprovals({ threadId }).find((a) => a.requestId === ask.requestId)?.id;
+}
+
+/**
+ * The log's invariants (supervisor-invariants.ts), once what was just committed is on disk: readers see
+ * the log only up to the last durable event while the projections already hold what was committed.
+ */
+export async function assertLogSettled(sup: Supervisor): Promise<void> {
+  await until(() => {
+    try {
+      assertLogInvariants(sup);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  assertLogInvariants(sup);
 }
