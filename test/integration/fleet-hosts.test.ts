@@ -17,6 +17,7 @@ import type { EventDraft, StoredEvent } from '../../src/store/event-types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { formatHosts } from '../../src/cli/hosts-command.js';
 import { parseCommand } from '../../src/cli/args.js';
+import { createServer } from '../../src/server/index.js';
 import { hostNameFor } from '../../src/cli/host-name.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { freshDatabase, storeBackends, testCluster } from '../helpers/store-backends.js';
@@ -275,3 +276,51 @@ describe(
     });
   },
 );
+
+// Over HTTP: every host's API lists the fleet; what needs a thread's CLI is a 409 on a host that does not run it.
+describe('a fleet over HTTP', { skip: enabled ? false : 'PostgreSQL is not available' }, () => {
+  it("GET /api/hosts lists the hosts; sending to another host's thread is a 409 naming that host", async (t) => {
+    const url = await freshDatabase(t);
+    const dir = mkdtempSync(join(tmpdir(), 'warden-fleet-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const open = async (name: string) => {
+      const dataDir = join(dir, name);
+      const sup = await Supervisor.open({ dataDir, store: url, host: { name, capacity: 3 } });
+      t.after(() => sup.close());
+      const server = await createServer({ supervisor: sup, dataDir, onError: () => undefined });
+      t.after(() => server.close());
+      const api = async (path: string, init: { body?: unknown; token?: string } = {}) => {
+        const response = await fetch(`${server.url}${path}`, {
+          method: init.body === undefined ? 'GET' : 'POST',
+          headers: {
+            authorization: `Bearer ${init.token ?? server.token}`,
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        });
+        return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+      };
+      return { sup, api };
+    };
+    const a = await open('host-a');
+    const b = await open('host-b');
+    const listed = await b.api('/api/hosts');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      (listed.json.hosts as { name: string; live: boolean; capacity: number; liveClis: number }[]).map(
+        (h) => [h.name, h.live, h.capacity, h.liveClis],
+      ),
+      [
+        ['host-a', true, 3, 0],
+        ['host-b', true, 3, 0],
+      ],
+    );
+    assert.equal((await b.api('/api/hosts', { token: 'not-the-token' })).status, 401);
+    const { id: threadId } = await a.sup.createThread({ cwd: dir, mode: 'supervised' });
+    const sent = await b.api(`/api/threads/${threadId}/messages`, { body: { text: 'hello' } });
+    assert.equal(sent.status, 409);
+    assert.match(JSON.stringify(sent.json), /CONFLICT.*runs on host host-a/);
+    // B shows A's thread all the same.
+    assert.equal((await b.api(`/api/threads/${threadId}`)).status, 200);
+  });
+});
