@@ -503,7 +503,8 @@ export const supervisorServerBenchmark: Benchmark = {
       name: NAME,
       title: TITLE,
       method:
-        'Each run is a fresh Supervisor (SQLite in WAL mode, synchronous=FULL: every commit is an fsync) on a ' +
+        'Each run is a fresh Supervisor (SQLite in WAL mode with group commit: a commit writes the WAL, one ' +
+        'fsync makes every commit before it durable, and nothing is acknowledged before it) on a ' +
         'new temporary data directory, behind `createServer()` on 127.0.0.1, in a Node process of its own; its ' +
         'CLI is a scripted stand-in for query() (bench/supervisor-server/scripted-cli.ts), and the clients run ' +
         'in the benchmark process. *Approvals*: in a thread in `supervised` mode, the scripted CLI raises ' +

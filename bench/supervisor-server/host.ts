@@ -1,5 +1,5 @@
 // Child process of the supervisor-server benchmark: a Supervisor on the given data directory (SQLite, WAL,
-// synchronous=FULL, as it always opens it) whose CLI is the scripted one, behind createServer() on
+// group commit, as it always opens it) whose CLI is the scripted one, behind createServer() on
 // 127.0.0.1. The benchmark's clients live in the parent, so that their work is not on this event loop.
 // Prints JSON lines: `ready` ({url, token}) once listening, `turn` (the scripted CLI's report, plus the
 // log's last seq) when the turn has ended, and `cpu` (this process's CPU time so far) for each `cpu` line
