@@ -84,8 +84,12 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     assert.equal(approvalOf(sup, thread.id, ask), undefined, 'no approval exists that the log lacks');
     assert.deepEqual((await api('/api/approvals?status=pending')).json.approvals, []);
 
+    const roomAt = Date.now();
     disk.makeRoom();
     assert.ok(await until(() => approvalOf(sup, thread.id, ask) !== undefined, LONG), 'recorded');
+    console.log(
+      `[reliability] storage faults: a request held by a full disk became an approval ${Date.now() - roomAt} ms after room came back`,
+    );
     assert.equal(ask.answers, 0, 'still waiting for a person');
     const approvalId = approvalOf(sup, thread.id, ask)!;
     assert.equal((await api(`/api/approvals/${approvalId}/decision`, { behavior: 'deny' })).status, 200);
@@ -206,8 +210,9 @@ describe('storage faults: the disk fills under a running host', { skip: smallDis
     disk.fill();
     // Killed once the full disk has refused its writes for a while.
     await host.line((line) => Number(/full (\d+)/.exec(line)?.[1] ?? 0) >= 1);
-    await host.line(() => true);
+    const last = await host.line(() => true);
     await host.kill();
+    console.log(`[reliability] storage faults: supervisor host killed under a full disk at "${last}"`);
     disk.makeRoom();
     const sup = await Supervisor.open({ dataDir, detached: false });
     reopened.push(sup);

@@ -151,8 +151,9 @@ describe('storage faults: the database file at open', () => {
     const host = startHost(['commits', db, String(256 * 1024)]);
     t.after(() => host.kill());
     // Killed mid-stream, after the cap has refused commits for a while.
-    await host.line((line) => Number(/full (\d+)/.exec(line)?.[1] ?? 0) >= 100);
+    const last = await host.line((line) => Number(/full (\d+)/.exec(line)?.[1] ?? 0) >= 100);
     await host.kill();
+    console.log(`[reliability] storage faults: store host killed under a size cap at "${last}"`);
     const sup = await Supervisor.open({ dataDir: dir });
     t.after(() => sup.close());
     assert.ok(sup.lastSeq() > 101, 'what was committed before the disk filled is there');
