@@ -87,6 +87,16 @@ interface Soak {
   checks: Check[];
   ok: boolean;
   fixed?: Fixed[];
+  notes?: string[];
+  earlier?: {
+    command: string;
+    startedAt: string;
+    seconds: number;
+    events: number;
+    slopes: Record<string, number>;
+    failed: string[];
+    notes?: string[];
+  }[];
 }
 
 function read<T>(name: string): T | undefined {
@@ -260,6 +270,8 @@ function soakSections(soak: Soak | undefined): string[] {
     ...warningLines(soak),
     '![heap, RSS, descriptors and CLI processes over the soak](docs/reliability/soak.svg)',
     '',
+    ...(soak.notes ?? []).flatMap((note) => [`Note: ${note}`, '']),
+    ...earlierLines(soak),
     '## Chaos',
     '',
     `During the soak: ${soak.chaos.scriptedCrashed} scripted CLIs died mid-frame (as if SIGKILLed), ` +
@@ -273,6 +285,23 @@ function soakSections(soak: Soak | undefined): string[] {
     '',
   );
   return lines;
+}
+
+function earlierLines(soak: Soak): string[] {
+  const earlier = soak.earlier ?? [];
+  if (earlier.length === 0) return [];
+  const lines = ['Earlier runs, which this one replaces:', ''];
+  for (const run of earlier) {
+    const slopes = Object.entries(run.slopes)
+      .map(([key, perHour]) => `${key} ${perHour}/hour`)
+      .join(', ');
+    const outcome = run.failed.length === 0 ? 'every check held' : `failed: ${run.failed.join('; ')}`;
+    lines.push(
+      `- \`${run.command}\` (started ${run.startedAt}, ${run.seconds} s, ${run.events.toLocaleString('en')} events; ` +
+        `slopes as fitted then: ${slopes}): ${outcome}.${(run.notes ?? []).map((n) => ` ${n}`).join('')}`,
+    );
+  }
+  return [...lines, ''];
 }
 
 function warningLines(soak: Soak): string[] {

@@ -1,9 +1,9 @@
-// `npm run soak -- --minutes N [--seed S] [--host-kills K] [--write]`: the long soak with chaos (test/reliability/soak).
+// `npm run soak -- --minutes N [--seed S] [--host-kills K] [--write] [--note TEXT]`: the long soak with chaos (test/reliability/soak).
 // A run of 10 minutes or more (or one given --write) records its figures in
 // docs/reliability/results/soak.json and regenerates RELIABILITY.md and docs/reliability/soak.svg;
 // a shorter one only prints, so that trial runs never overwrite the published figures.
 // Exits 1 when a check fails.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 
 import { runSoak } from '../test/reliability/soak/soak.js';
@@ -40,8 +40,42 @@ if (minutes >= 10 || args.includes('--write')) {
     loadAverageAtStart: Math.round(loadAtStart * 100) / 100,
     node: process.version,
   };
-  writeFileSync(`${RESULTS_DIR}/soak.json`, `${JSON.stringify({ command, machine, ...result }, null, 1)}\n`);
+  const path = `${RESULTS_DIR}/soak.json`;
+  const note = valueOf('--note');
+  const output = {
+    command,
+    machine,
+    ...(note === undefined ? {} : { notes: [note] }),
+    ...result,
+    earlier: earlierRuns(path),
+  };
+  writeFileSync(path, `${JSON.stringify(output, null, 1)}\n`);
   writeReport();
   log('soak: wrote docs/reliability/results/soak.json, RELIABILITY.md and docs/reliability/soak.svg');
 }
 process.exit(result.ok ? 0 : 1);
+
+/** The runs this one replaces, in brief (the newest first, at most three), so that a failure stays on record. */
+function earlierRuns(path: string): unknown[] {
+  if (!existsSync(path)) return [];
+  const before = JSON.parse(readFileSync(path, 'utf8')) as {
+    command: string;
+    startedAt: string;
+    seconds: number;
+    load: { events: number };
+    slopes: Record<string, { perHour: number }>;
+    checks: { name: string; ok: boolean; detail: string }[];
+    notes?: string[];
+    earlier?: unknown[];
+  };
+  const brief = {
+    command: before.command,
+    startedAt: before.startedAt,
+    seconds: before.seconds,
+    events: before.load.events,
+    slopes: Object.fromEntries(Object.entries(before.slopes).map(([key, fit]) => [key, fit.perHour])),
+    failed: before.checks.filter((c) => !c.ok).map((c) => `${c.name} — ${c.detail}`),
+    ...(before.notes === undefined ? {} : { notes: before.notes }),
+  };
+  return [brief, ...(before.earlier ?? [])].slice(0, 3);
+}

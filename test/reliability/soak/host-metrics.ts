@@ -15,7 +15,7 @@ export interface HostSample {
   readonly fds: number;
   /** Live processes whose environment has the soak's HOME: the real CLIs and what they run. */
   readonly cliProcesses: number;
-  /** Live processes whose parent is the host. */
+  /** Live processes whose parent is the host (but the TypeScript loader's esbuild service). */
   readonly childProcesses: number;
   readonly loopDelayP99Ms: number;
   readonly loopDelayMaxMs: number;
@@ -81,7 +81,13 @@ function processCounts(home: string): { cliProcesses: number; childProcesses: nu
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (fields[0] === 'Z' || fields[0] === 'X') continue;
-      if (Number(fields[1]) === process.pid) childProcesses += 1;
+      // The TypeScript loader the host runs under (tsx) keeps an esbuild service as its child, started
+      // again whenever a module is first compiled: it is the test harness's, not Warden's.
+      if (
+        Number(fields[1]) === process.pid &&
+        !readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('esbuild')
+      )
+        childProcesses += 1;
       if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) cliProcesses += 1;
     } catch {
       // Gone meanwhile, or not ours to read.

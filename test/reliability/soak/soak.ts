@@ -123,16 +123,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     lifetime,
   });
   const warningExamples: Record<string, string> = {};
+  /** While the end waits for everything to stop, samples are polled often; only the last one is kept. */
+  let quiescing: HostSample | undefined;
   const onSample = (report: SampleReport) => {
     Object.assign(warningExamples, report.examples);
+    warningsByLife.set(report.sample.host, report.warnings);
+    unexpected.push(...report.unexpected);
+    if (quiescing !== undefined) return void (quiescing = report.sample);
     samples.push(report.sample);
     const { t, host: life, heapMB, rssMB, fds, liveThreads, pendingApprovals, lastSeq: seq } = report.sample;
     log(
       `soak: ${Math.round(t / 1000)} s host ${life}: heap ${heapMB} MB, rss ${rssMB} MB, ${fds} fds, ` +
         `${liveThreads} live threads, ${pendingApprovals} pending, seq ${seq}`,
     );
-    warningsByLife.set(report.sample.host, report.warnings);
-    unexpected.push(...report.unexpected);
   };
   let host = await HostProcess.start(config(), onSample);
   await host.sample(now());
@@ -277,7 +280,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   };
 
   await Promise.all([sender(), deciders(), visitors(), sampler(), chaotic()]);
-  log(`soak: load ended at ${Math.round(now() / 1000)} s; stopping every thread`);
+  const loadEndedAt = now();
+  log(`soak: load ended at ${Math.round(loadEndedAt / 1000)} s; stopping every thread`);
 
   // Quiesce: answer what is under way, stop every thread, let the clients go, wait for the processes.
   await people.settle();
@@ -288,9 +292,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   for (const thread of live) await api.request('POST', `/api/threads/${thread.id}/stop`);
   clients.dropAll();
   const quietBy = Date.now() + 60_000;
+  quiescing = samples.at(-1)!;
   for (;;) {
     await host.sample(now());
-    const last = samples.at(-1)!;
+    const last = quiescing;
     const quiet =
       last.scriptedClis === 0 &&
       last.cliProcesses === 0 &&
@@ -299,13 +304,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     if (quiet || Date.now() > quietBy) break;
     await sleep(500);
   }
+  samples.push(quiescing);
   const closing = await host.close();
   unexpected.push(...(closing?.unexpected ?? []));
 
   const lastLife = samples.filter((s) => s.host === lifetime);
   const baseline = lastLife[0]!;
   const final = lastLife.at(-1)!;
-  const fitted = lastLife.slice(0, -1).filter((s) => s.t - baseline.t >= options.warmupMs);
+  const fitted = lastLife.filter((s) => s.t - baseline.t >= options.warmupMs && s.t <= loadEndedAt);
   // Descriptors and handles count what is in flight at the instant: their per-minute floor is fitted.
   const window = Math.max(1, Math.min(Math.round(60_000 / options.sampleMs), Math.floor(fitted.length / 5)));
   const slopes = Object.fromEntries(
