@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 import { approvalFromRow, runFromRow, subagentFromRow, threadFromRow, type Row } from './rows.js';
+import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter } from './store.js';
 
 export class ProjectionReads {
@@ -65,11 +66,20 @@ export class ProjectionReads {
   }
 
   row(sql: string, ...values: unknown[]): Row | undefined {
-    return this.#prepared(sql).get(...values) as Row | undefined;
+    try {
+      return this.#prepared(sql).get(...values) as Row | undefined;
+    } catch (error) {
+      // A damaged page is found when it is read: a StoreError (STORE_CORRUPT) naming the file.
+      throw storeFailure(error, 'Could not read the store', this.#db.name);
+    }
   }
 
   rows(sql: string, ...values: unknown[]): Row[] {
-    return this.#prepared(sql).all(...values) as Row[];
+    try {
+      return this.#prepared(sql).all(...values) as Row[];
+    } catch (error) {
+      throw storeFailure(error, 'Could not read the store', this.#db.name);
+    }
   }
 
   /** Compiling a statement costs more than running it; the queries are a small fixed set of strings. */

@@ -4,7 +4,13 @@
 // held change answers nobody: a cancellation in it reaches its waiting CLI request only once it is in
 // the log. A detached CLI's spool offset moves only with the events it covers, so a host that dies with
 // a backlog reads those frames again from the spool; a piped CLI's backlog is lost with the host.
-import { ConflictError, NotFoundError, StoreError, toError } from '../protocol/errors.js';
+import {
+  ConflictError,
+  NotFoundError,
+  StoreError,
+  toError,
+  type StoreErrorCode,
+} from '../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions } from '../store/store.js';
 
@@ -61,7 +67,7 @@ export class RecordBacklog {
         new StoreError(
           `The store cannot record the events of thread ${threadId} for now; they are kept in order and ` +
             `recorded when it can: ${toError(error).message}`,
-          { cause: error, code: error instanceof StoreError ? storeCode(error) : 'STORE_UNAVAILABLE' },
+          { cause: error, code: error instanceof StoreError ? storeCode(error) : 'STORE_FAILED' },
         ),
       );
     } else held.push({ drafts, options });
@@ -141,6 +147,7 @@ export class RecordBacklog {
   }
 }
 
-function storeCode(error: StoreError): 'STORE_FULL' | 'STORE_UNAVAILABLE' {
-  return error.code === 'STORE_FULL' ? 'STORE_FULL' : 'STORE_UNAVAILABLE';
+/** The code of the store's own error, so that the warning says why as the error did. */
+function storeCode(error: StoreError): StoreErrorCode {
+  return error.code as StoreErrorCode;
 }

@@ -1,9 +1,9 @@
-// An fsync of the log that fails (EIO), injected where the store calls it (wal-barrier.ts `walSync`: the
-// only fsync on the commit path; a real disk that fails fsync on demand needs a device mapper target,
-// which this machine does not offer). After a failed fsync nothing committed since the last good one can
-// be trusted to be on disk, so the store stops taking writes until it is opened again: every change is
-// refused with a StoreError, no decision reaches the CLI, no CLI request is allowed or denied because of
-// it, and a new open finds a log that folds.
+// An fsync of the log that fails (EIO), injected where the store calls it (wal-barrier.ts `walSync`, the
+// only fsync on the commit path): a real disk that fails fsync on demand needs a device-mapper target
+// (dm-error, dm-flakey), and the kernel these tests run on may have no device-mapper driver. After a
+// failed fsync nothing committed since the last good one can be trusted to be on disk, so the store stops
+// taking writes until it is opened again: every change is refused with a StoreError, no decision reaches
+// the CLI, no CLI request is allowed or denied because of it, and a new open finds a log that folds.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 

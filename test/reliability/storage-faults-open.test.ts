@@ -124,6 +124,43 @@ describe('storage faults: the database file at open', () => {
       assert.deepEqual(readFileSync(db), damaged, 'not a byte changed');
     });
 
+  it('a database damaged in its middle gives STORE_CORRUPT naming the file when the page is read, not a bare SQLite error', async (t) => {
+    const { dir, db } = dataDir(t);
+    const bytes = writeStore(db);
+    // Pages 3 and 4 (4 KiB each) hold the log's rows: opening reads only the first pages.
+    const damaged = Buffer.concat([
+      bytes.subarray(0, 4096 * 3),
+      Buffer.alloc(4096 * 2, 0x41),
+      bytes.subarray(4096 * 5),
+    ]);
+    writeFileSync(db, damaged);
+    const opened: { store?: SqliteStore } = {};
+    try {
+      opened.store = SqliteStore.open(db);
+      const store = opened.store;
+      assert.throws(
+        () => store.readEvents({ limit: 1000 }),
+        (e) => assertStoreError(e, 'STORE_CORRUPT', db),
+      );
+    } catch (error) {
+      // Or at open, when the damaged pages are among those it reads.
+      assertStoreError(error, 'STORE_CORRUPT', db);
+    } finally {
+      opened.store?.close();
+    }
+    // A supervisor opens it (recovery reads other pages) and says so when the log is read.
+    const sup = await Supervisor.open({ dataDir: dir, detached: false });
+    try {
+      assert.throws(
+        () => sup.readEvents({ limit: 1000 }),
+        (e) => assertStoreError(e, 'STORE_CORRUPT', db),
+      );
+    } finally {
+      await sup.close();
+    }
+    assert.deepEqual(readFileSync(db), damaged, 'not a byte changed');
+  });
+
   it('a commit past the size cap fails with STORE_FULL, writes nothing, and succeeds once the cap is lifted', (t) => {
     const { db } = dataDir(t);
     writeStore(db);
