@@ -504,6 +504,9 @@ export class Supervisor {
         this.#deadlines.clear();
         // What the store could not take yet gets a last try, and what is left is reported (record-backlog.ts).
         this.#core.backlog.close();
+        // What was committed while closing is on disk and published before iterators end (a failure was
+        // reported by the publisher).
+        await this.#core.durable().catch(() => undefined);
         this.#core.notifier.close();
         this.#store.close();
       }
