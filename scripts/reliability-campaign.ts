@@ -55,9 +55,9 @@ function run(env: Record<string, string>, filter: string): Ran {
   });
   process.stderr.write(result.stdout.split('\n').slice(-15).join('\n'));
   const lines = [...result.stdout.matchAll(/\[reliability\][^\n]*/g)].map((m) => m[0]);
-  // Leaf tests only: a suite's line is followed by its tests, indented further.
+  // Leaf tests only: the spec reporter closes a suite with its own ✔ line, after its tests (indented further).
   const passed = [...result.stdout.matchAll(/^( *)✔ (.*?)(?: \([\d.]+m?s\))?$/gm)]
-    .filter((m, i, all) => (all[i + 1]?.[1]?.length ?? 0) <= m[1]!.length || !all[i + 1])
+    .filter((m, i, all) => (all[i - 1]?.[1]?.length ?? 0) <= m[1]!.length || i === 0)
     .map((m) => m[2]!);
   const skipped = Number(/^ℹ skipped (\d+)/m.exec(result.stdout)?.[1] ?? 0);
   return {
