@@ -72,6 +72,8 @@ export const CreateThreadRequest = z.strictObject({
     .strictObject({ allow: z.array(nonEmpty).optional(), deny: z.array(nonEmpty).optional() })
     .optional(),
   deadlines: Deadlines.optional(),
+  /** In a fleet: the host to run the thread on. */
+  host: nonEmpty.max(100).optional(),
 });
 export type CreateThreadRequest = z.infer<typeof CreateThreadRequest>;
 

@@ -1,7 +1,7 @@
 // The thread routes: create, list, read (records, conversation, events), send, interrupt, stop, stop one
 // subagent, change mode or title. Each validates its input once (api-schema.ts) and hands it to the
 // supervisor, whose typed errors become statuses in http-error.ts.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 
 import { NotFoundError } from '../protocol/errors.js';
 import type { SubagentRecord, Supervisor } from '../supervisor/index.js';
@@ -34,13 +34,14 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/', async (c) => {
-    const { plan, prompt, rules, model, title, deadlines, ...rest } = await readJsonBody(
+    const { plan, prompt, rules, model, title, deadlines, host, ...rest } = await readJsonBody(
       c.req.raw,
       CreateThreadRequest,
     );
     const thread = await supervisor.createThread({
       ...rest,
       ...(plan === undefined ? {} : { plan }),
+      ...(host === undefined ? {} : { host }),
       ...(model === undefined ? {} : { model }),
       ...(title === undefined ? {} : { title }),
       ...(rules === undefined ? {} : { rules: definedOnly(rules) }),
@@ -68,36 +69,44 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
 
   app.post('/:id/messages', async (c) => {
     const { text } = await readJsonBody(c.req.raw, SendMessageRequest);
-    const run = await supervisor.send(c.req.param('id'), text);
-    return c.json({ run }, 202);
+    const threadId = c.req.param('id');
+    const host = supervisor.commandHost(threadId);
+    const run = await supervisor.send(threadId, text);
+    // Another host runs the thread: `run` is the run it will start (queued), `forwardedTo` names it.
+    return c.json({ run, ...(host === undefined ? {} : { forwardedTo: host }) }, 202);
   });
 
   app.post('/:id/interrupt', async (c) => {
     const threadId = c.req.param('id');
+    const host = supervisor.commandHost(threadId);
     await supervisor.interrupt(threadId);
-    return c.json({ thread: supervisor.getThread(threadId).thread });
+    return forwardedOr(c, { thread: supervisor.getThread(threadId).thread }, host);
   });
 
   app.post('/:id/stop', async (c) => {
     const threadId = c.req.param('id');
+    const host = supervisor.commandHost(threadId);
     await supervisor.stop(threadId);
-    return c.json({ thread: supervisor.getThread(threadId).thread });
+    return forwardedOr(c, { thread: supervisor.getThread(threadId).thread }, host);
   });
 
   app.post('/:id/subagents/:subagentId/stop', async (c) => {
     const threadId = c.req.param('id');
     const subagentId = c.req.param('subagentId');
     subagentOf(supervisor, threadId, subagentId); // one of another thread is a 404 here
+    const host = supervisor.commandHost(threadId);
     await supervisor.stopSubagent(subagentId);
-    return c.json({ subagent: subagentOf(supervisor, threadId, subagentId) });
+    return forwardedOr(c, { subagent: subagentOf(supervisor, threadId, subagentId) }, host);
   });
 
   app.patch('/:id', async (c) => {
     const { mode, title } = await readJsonBody(c.req.raw, UpdateThreadRequest);
     const threadId = c.req.param('id');
     if (title !== undefined) await supervisor.rename(threadId, title);
+    const host = mode === undefined ? undefined : supervisor.commandHost(threadId);
     if (mode !== undefined) await supervisor.setMode(threadId, mode);
-    return c.json({ thread: supervisor.getThread(threadId).thread });
+    // Another host runs the thread: it changes the mode when it takes the request up.
+    return forwardedOr(c, { thread: supervisor.getThread(threadId).thread }, host);
   });
 
   return app;
@@ -112,4 +121,12 @@ function subagentOf(supervisor: Supervisor, threadId: string, subagentId: string
       `Thread ${threadId} has no subagent ${JSON.stringify(subagentId)}`,
     );
   return subagent;
+}
+
+/**
+ * A command another host of the fleet runs (`host`): 202 with `forwardedTo` naming it; the records in
+ * `body` are as they are now, before it ran. Otherwise 200 with `body`.
+ */
+function forwardedOr(c: Context, body: Record<string, unknown>, host: string | undefined): Response {
+  return host === undefined ? c.json(body) : c.json({ ...body, forwardedTo: host }, 202);
 }

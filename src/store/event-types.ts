@@ -14,6 +14,14 @@ import type {
   ThreadRules,
 } from './records.js';
 
+/** What another host of a fleet may ask a thread's owner to do with its CLI. */
+export type RemoteCommandName = 'send' | 'interrupt' | 'stop' | 'stop_subagent' | 'set_mode';
+export interface RemoteCommandArgs {
+  text?: string;
+  subagentId?: string;
+  mode?: ThreadMode;
+}
+
 /** One content block of an assistant message, as recorded. */
 export type AssistantBlock =
   | { type: 'text'; text: string }
@@ -42,6 +50,8 @@ export interface EventDataMap {
     deadlines?: ThreadDeadlines;
     /** The thread's CLI starts in plan mode (until a plan of it is approved). */
     plan?: true;
+    /** The fleet host it was placed on, when not the host that created it (that host owns it otherwise). */
+    host?: string;
   };
   /** Rules a person granted with always-allow, for the CLI session, the thread or the project. */
   'thread.rules_granted': {
@@ -54,6 +64,21 @@ export interface EventDataMap {
   'thread.rule_revoked': { rule: string; scope: GrantScope };
   'thread.deadlines_set': { deadlines: ThreadDeadlines };
   'thread.mode_changed': { mode: ThreadMode; previous: ThreadMode };
+  /**
+   * A host of a fleet asked the thread's owner (`to`) to run a command on its CLI; the owner runs it when
+   * it folds this in. A `send` runs as the run whose id is `requestId`; the others are marked done by a
+   * `thread.command_done` of the same `requestId` (committed before the command runs: at most once).
+   */
+  'thread.command_requested': {
+    requestId: string;
+    command: RemoteCommandName;
+    args: RemoteCommandArgs;
+    /** The host that took the command. */
+    by: string;
+    to: string;
+  };
+  /** The owner took up a requested command (`error`: why it could not run it). */
+  'thread.command_done': { requestId: string; error: string | null };
   /** The thread's title: from its first prompt, or a name a person gave (at creation or later). */
   'thread.titled': { title: string; source: 'prompt' | 'user' };
   /** A CLI process was started; `resume` is the session id it continues, if any. */
@@ -226,6 +251,8 @@ export type StoredEvent = {
 export const EVENT_TYPES: readonly EventType[] = [
   'thread.created',
   'thread.mode_changed',
+  'thread.command_requested',
+  'thread.command_done',
   'thread.titled',
   'thread.rules_granted',
   'thread.rule_revoked',

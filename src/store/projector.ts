@@ -53,6 +53,10 @@ export class Projector {
       }
       case 'thread.rules_granted':
         return this.#grant(threadId, at, event.data);
+      case 'thread.command_requested':
+      case 'thread.command_done':
+        // A command another host forwarded to the owner: its effects are the owner's own events.
+        return;
       case 'thread.rule_revoked': {
         const { rule, scope } = event.data;
         const grants = this.#grants(threadId);

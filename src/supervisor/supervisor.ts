@@ -37,6 +37,8 @@ import type { Store } from '../store/store.js';
 import type { HostRecord } from '../store/postgres/hosts.js';
 import { SupervisorCore } from './core.js';
 import { FleetMembership } from './fleet.js';
+import { placeThread } from './placement.js';
+import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './remote-commands.js';
 import { eventStream, visiblePart } from './event-stream.js';
 import { evaluatePolicy, validateMode } from './policy.js';
 import { ThreadRuntime } from './thread-runtime.js';
@@ -158,6 +160,8 @@ export class Supervisor {
           store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
         );
         fleet?.follow(core, () => supervisor.#liveClis());
+        // What other hosts asked of this one while it was down runs now, once.
+        supervisor.#remote?.resume();
         return supervisor;
       } catch (error) {
         store.close();
@@ -167,6 +171,8 @@ export class Supervisor {
   }
 
   readonly #fleet: FleetMembership | undefined;
+  /** Commands for threads another host runs, and those other hosts ask this one to run (fleet only). */
+  readonly #remote: RemoteCommands | undefined;
 
   private constructor(
     core: SupervisorCore,
@@ -175,9 +181,14 @@ export class Supervisor {
   ) {
     this.#core = core;
     this.#fleet = fleet;
+    this.#remote =
+      fleet === undefined || !(core.store instanceof PostgresStore)
+        ? undefined
+        : new RemoteCommands(core, fleet, core.store, (request) => this.#runRequested(request));
     this.recovered = recovered;
     this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
     core.committedListeners.push((events) => this.#deadlines.onCommitted(events));
+    core.committedListeners.push((events) => this.#remote?.onCommitted(events));
     // Anything recorded for a thread starts its idle period again (idle-park.ts).
     core.committedListeners.push((events) => {
       let last: string | undefined;
@@ -199,9 +210,21 @@ export class Supervisor {
       const planned = planStart(input.plan);
       const title = input.title === undefined ? null : validateTitle(input.title);
       const deadlines = validateDeadlines(input.deadlines);
+      const placed = this.#place(cwd, input.host);
       const id = this.#core.newId();
       this.#core.commit(id, [
-        { type: 'thread.created', data: { ...planned, cwd, mode, model, rules, deadlines } },
+        {
+          type: 'thread.created',
+          data: {
+            ...planned,
+            cwd,
+            mode,
+            model,
+            rules,
+            deadlines,
+            ...(placed === undefined ? {} : { host: placed }),
+          },
+        },
         ...(title === null
           ? []
           : [{ type: 'thread.titled' as const, data: { title, source: 'user' as const } }]),
@@ -215,10 +238,18 @@ export class Supervisor {
     return this.#acknowledged(() => {
       this.#checkOpen();
       validateText(text);
+      // A thread another live host runs: that host sends it, as the run named by the request's id.
+      const title = this.#thread(threadId).title === null ? titleFromPrompt(text) : null;
+      const forwarded = this.#remote?.forward(
+        threadId,
+        'send',
+        { text },
+        title === null ? [] : [{ type: 'thread.titled', data: { title, source: 'prompt' } }],
+      );
+      if (forwarded !== undefined) return forwardedRun(forwarded.event, text);
       this.#fleet?.checkRunsHere(threadId, 'send to');
       const runtime = this.#runtime(threadId);
       // A thread nobody named is called after its first prompt.
-      const title = this.#thread(threadId).title === null ? titleFromPrompt(text) : null;
       if (title !== null)
         this.#core.commit(threadId, [{ type: 'thread.titled', data: { title, source: 'prompt' } }]);
       return runtime.send(text);
@@ -314,9 +345,11 @@ export class Supervisor {
     return this.#approval(approvalId);
   }
 
+  /** Interrupts the turn in progress; for a thread another live host runs, that host does once it hears of it. */
   interrupt(threadId: string): Promise<void> {
     return this.#acknowledged(() => {
       this.#checkOpen();
+      if (this.#forward(threadId, 'interrupt', {}) !== undefined) return;
       this.#fleet?.checkRunsHere(threadId, 'interrupt');
       return this.#runtime(threadId).interrupt();
     });
@@ -325,6 +358,7 @@ export class Supervisor {
   stop(threadId: string): Promise<void> {
     return this.#acknowledged(() => {
       this.#checkOpen();
+      if (this.#forward(threadId, 'stop', {}) !== undefined) return;
       this.#fleet?.checkRunsHere(threadId, 'stop');
       return this.#runtime(threadId).stop('thread_stopped');
     });
@@ -338,6 +372,7 @@ export class Supervisor {
       const subagent = this.#store.getSubagent(subagentId);
       if (subagent === undefined)
         throw new NotFoundError('subagent', subagentId, `Unknown subagent ${JSON.stringify(subagentId)}`);
+      if (this.#forward(subagent.threadId, 'stop_subagent', { subagentId }) !== undefined) return;
       this.#fleet?.checkRunsHere(subagent.threadId, 'stop its subagents on');
       return this.#runtime(subagent.threadId).stopSubagent(subagentId);
     });
@@ -345,7 +380,81 @@ export class Supervisor {
 
   /** Changes the thread's mode; pending approvals the new policy decides by itself are settled now. */
   setMode(threadId: string, mode: ThreadMode): Promise<ThreadRecord> {
-    return this.#acknowledged(() => this.#setMode(threadId, mode));
+    return this.#acknowledged(() => {
+      this.#checkOpen();
+      // Another live host runs the thread: it changes the mode (and settles what its policy now decides).
+      if (this.#forward(threadId, 'set_mode', { mode: validateMode(mode) }) !== undefined)
+        return this.#thread(threadId);
+      return this.#setMode(threadId, mode);
+    });
+  }
+
+  /**
+   * The host that would run a command for the thread, when it is another live host of the fleet (the
+   * command is then recorded here and run there); undefined when this host runs it.
+   */
+  commandHost(threadId: string): string | undefined {
+    this.#checkOpen();
+    // Reading the thread folds in what other hosts committed (a thread just placed here, say).
+    this.#thread(threadId);
+    const owner = this.#fleet?.ownerElsewhere(threadId);
+    if (owner === undefined) return undefined;
+    return this.#fleet?.listHosts().find((host) => host.name === owner)?.live === true ? owner : undefined;
+  }
+
+  #forward(
+    threadId: string,
+    command: CommandRequest['data']['command'],
+    args: CommandRequest['data']['args'],
+  ): ForwardedCommand | undefined {
+    validateId(threadId, 'threadId');
+    this.#thread(threadId);
+    const forwarded = this.#remote?.forward(threadId, command, args);
+    return forwarded === undefined ? undefined : { requestId: forwarded.requestId, host: forwarded.host };
+  }
+
+  /** Runs on this host, its owner, a command another host recorded for one of its threads (remote-commands.ts). */
+  async #runRequested(request: CommandRequest): Promise<void> {
+    if (this.#closed !== undefined) return;
+    const { threadId } = request;
+    const { requestId, command, args } = request.data;
+    if (command === 'send') {
+      // The run of that id is the mark that it was sent.
+      if (this.#store.getRun(requestId) !== undefined) return;
+      try {
+        await this.#runtime(threadId).send(args.text ?? '', undefined, requestId);
+      } catch (error) {
+        this.#core.record(threadId, [
+          { type: 'thread.command_done', data: { requestId, error: toMessage(error) } },
+        ]);
+        throw error;
+      }
+      return;
+    }
+    // Marked done before it runs: a host that stops halfway does not run it again.
+    this.#core.commit(threadId, [{ type: 'thread.command_done', data: { requestId, error: null } }]);
+    if (command === 'interrupt') await this.#runtime(threadId).interrupt();
+    else if (command === 'stop') await this.#runtime(threadId).stop('thread_stopped');
+    else if (command === 'stop_subagent') await this.#runtime(threadId).stopSubagent(args.subagentId ?? '');
+    else if (command === 'set_mode' && args.mode !== undefined) this.#setMode(threadId, args.mode);
+  }
+
+  /** Where a new thread runs: this host (undefined) or the fleet host placement.ts chooses. */
+  #place(cwd: string, named: unknown): string | undefined {
+    if (named !== undefined && (typeof named !== 'string' || named === ''))
+      throw new ValidationError('host must be a host name', 'host');
+    if (this.#fleet === undefined) {
+      if (named !== undefined)
+        throw new ValidationError('host names a host of a fleet; this one is alone', 'host');
+      return undefined;
+    }
+    const chosen = placeThread(this.#fleet.listHosts(), {
+      cwd,
+      host: named,
+      me: this.#fleet.name,
+      liveHere: this.#liveClis(),
+    });
+    return chosen === this.#fleet.name ? undefined : chosen;
   }
 
   #setMode(threadId: string, mode: ThreadMode): ThreadRecord {
@@ -667,4 +776,28 @@ function attempt<T>(fn: () => T | Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** What a send answers when another host runs the thread: the run it will start, queued, named by the request. */
+function forwardedRun(request: CommandRequest, text: string): RunRecord {
+  return {
+    id: request.data.requestId,
+    threadId: request.threadId,
+    status: 'queued',
+    trigger: 'human',
+    origin: null,
+    prompt: text,
+    userMessageId: null,
+    generation: 0,
+    result: null,
+    reason: null,
+    createdAt: request.at,
+    startedAt: null,
+    endedAt: null,
+    releasedAt: null,
+  };
+}
+
+function toMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

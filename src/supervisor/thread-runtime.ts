@@ -101,12 +101,12 @@ export class ThreadRuntime implements GateHost {
 
   /**
    * Pushes a user message into the live session, starting (or resuming) one if there is none. `retryOf`
-   * names the run whose message this sends again after a failed resume.
+   * names the run whose message this sends again after a failed resume; `runId` the id another host of a
+   * fleet gave the run when it took the message (remote-commands.ts).
    */
-  async send(text: string, retryOf?: string): Promise<RunRecord> {
+  async send(text: string, retryOf?: string, runId: string = this.#core.newId()): Promise<RunRecord> {
     if (this.#stopping !== undefined) await this.#stopping;
     const live = this.#live ?? this.#start();
-    const runId = this.#core.newId();
     const uuid = randomUUID();
     const status = live.tracker.busy ? 'queued' : 'running';
     this.#core.commit(this.threadId, [

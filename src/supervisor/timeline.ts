@@ -199,6 +199,8 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'thread.rules_granted':
       case 'thread.rule_revoked':
       case 'thread.deadlines_set':
+      case 'thread.command_requested':
+      case 'thread.command_done':
       case 'thread.titled':
       case 'thread.parked':
       case 'session.started':

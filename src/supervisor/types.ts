@@ -109,6 +109,11 @@ export interface NewThread {
    * (an `ExitPlanMode` approval). Default false.
    */
   plan?: boolean;
+  /**
+   * In a fleet: the host to run the thread (it must be live, reach the cwd and have room). Without it the
+   * thread runs here, or on another live host that reaches the cwd and has room (docs/fleet.md).
+   */
+  host?: string;
 }
 
 export interface Decision {

@@ -277,9 +277,10 @@ describe(
   },
 );
 
-// Over HTTP: every host's API lists the fleet; what needs a thread's CLI is a 409 on a host that does not run it.
+// Over HTTP: every host's API lists the fleet; what needs a thread's CLI is a 202 on a host that does not run
+// it (the owner runs it); a thread is placed on the host its creation names.
 describe('a fleet over HTTP', { skip: enabled ? false : 'PostgreSQL is not available' }, () => {
-  it("GET /api/hosts lists the hosts; sending to another host's thread is a 409 naming that host", async (t) => {
+  it("GET /api/hosts lists the hosts; an interrupt of another host's thread is a 202 naming that host", async (t) => {
     const url = await freshDatabase(t);
     const dir = mkdtempSync(join(tmpdir(), 'warden-fleet-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -317,9 +318,33 @@ describe('a fleet over HTTP', { skip: enabled ? false : 'PostgreSQL is not avail
     );
     assert.equal((await b.api('/api/hosts', { token: 'not-the-token' })).status, 401);
     const { id: threadId } = await a.sup.createThread({ cwd: dir, mode: 'supervised' });
-    const sent = await b.api(`/api/threads/${threadId}/messages`, { body: { text: 'hello' } });
-    assert.equal(sent.status, 409);
-    assert.match(JSON.stringify(sent.json), /CONFLICT.*runs on host host-a/);
+    // What needs the thread's CLI is recorded on B and run by A: 202, naming the host that runs it.
+    const interrupted = await b.api(`/api/threads/${threadId}/interrupt`, { body: {} });
+    assert.equal(interrupted.status, 202);
+    assert.equal(interrupted.json.forwardedTo, 'host-a');
+    const done = async () => {
+      for (;;) {
+        const events = a.sup.readEvents({ threadId });
+        const event = events.find((e) => e.type === 'thread.command_done');
+        if (event !== undefined) return event;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const requested = a.sup.readEvents({ threadId }).find((e) => e.type === 'thread.command_requested');
+    assert.deepEqual(requested?.data, {
+      requestId: (await done()).data.requestId,
+      command: 'interrupt',
+      args: {},
+      by: 'host-b',
+      to: 'host-a',
+    });
+    // Placed at creation on the host the body names.
+    const placed = await b.api('/api/threads', { body: { cwd: dir, mode: 'supervised', host: 'host-a' } });
+    assert.equal(placed.status, 201);
+    assert.equal(b.sup.commandHost((placed.json.thread as { id: string }).id), 'host-a');
+    const nowhere = await b.api('/api/threads', { body: { cwd: dir, mode: 'supervised', host: 'host-z' } });
+    assert.equal(nowhere.status, 409);
+    assert.match(JSON.stringify(nowhere.json), /No host host-z/);
     // B shows A's thread all the same.
     assert.equal((await b.api(`/api/threads/${threadId}`)).status, 200);
   });

@@ -27,6 +27,7 @@ import {
   offsetsFor,
   offsetsOf,
 } from './log-queries.js';
+import { pendingCommandsStatement } from './command-queries.js';
 import { Replica } from './replica.js';
 import {
   heartbeat,
@@ -203,6 +204,14 @@ export class PostgresStore implements Store {
     this.#catchUp();
   }
 
+  /**
+   * The commands other hosts asked `host` to run that it has not taken up: no `thread.command_done` and,
+   * for a send, no run of that id. In log order.
+   */
+  pendingCommands(host: string): StoredEvent[] {
+    return eventsOf(this.#channel.exec('none', [pendingCommandsStatement(host)])[0]);
+  }
+
   /** The fleet's hosts and their leases, by the server's clock. */
   listHosts(): HostRecord[] {
     return hostsOfRows(this.#channel.exec('none', [listHostsStatement])[0]);
@@ -235,7 +244,7 @@ export class PostgresStore implements Store {
     events.forEach((event, index) => {
       if (event.seq <= this.#replica.seq) return;
       const host = hosts[index] ?? null;
-      if (event.type === 'thread.created') this.#owners.set(event.threadId, host);
+      if (event.type === 'thread.created') this.#owners.set(event.threadId, event.data.host ?? host);
       // Each event is handed over once, also when rebuildProjections() folds the log again.
       if (event.seq <= this.#noted) return;
       this.#noted = event.seq;
@@ -271,7 +280,8 @@ export class PostgresStore implements Store {
           committed = true;
         });
         for (const event of stored)
-          if (event.type === 'thread.created') this.#owners.set(event.threadId, this.#host?.name ?? null);
+          if (event.type === 'thread.created')
+            this.#owners.set(event.threadId, event.data.host ?? this.#host?.name ?? null);
         return stored;
       } finally {
         // Releases the head when the drafts did not fit (or the commit failed and the worker rolled back).
