@@ -571,6 +571,16 @@ export class Supervisor {
     return Math.min(this.#store.lastSeq(), this.#core.visibleThrough);
   }
 
+  /**
+   * Resolves once every change committed so far is on disk and shown to readers (events(), readEvents())
+   * and the CLI requests it answers have their answers: a quiet point to read the log as a whole against
+   * the current state. Rejects with a StoreError when the store could not make it durable.
+   */
+  durable(): Promise<void> {
+    this.#checkOpen();
+    return this.#core.durable();
+  }
+
   /** One page of the audit trail: records after seq `after`, at or after the time `since` (audit-chain.ts). */
   readAudit(query: AuditQuery = {}): AuditRow[] {
     this.#checkOpen();
