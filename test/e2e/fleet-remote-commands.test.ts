@@ -89,11 +89,15 @@ const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 describe('commands for another host’s thread (real CLI)', { timeout: 240_000, skip }, () => {
   it('a send on B runs on A’s CLI once; B answers with the queued run A starts', async (t) => {
     const fleet = await startFleet(t);
-    const hostA = await fleet.open('host-a');
-    const hostB = await fleet.open('host-b');
+    const hostA = await fleet.open('cmd-owner');
+    const hostB = await fleet.open('cmd-other');
     // Placed on A from B: A starts the CLI on the first send.
-    const thread = await hostB.createThread({ cwd: fleet.scratch.cwd, mode: 'supervised', host: 'host-a' });
-    assert.equal(hostB.commandHost(thread.id), 'host-a');
+    const thread = await hostB.createThread({
+      cwd: fleet.scratch.cwd,
+      mode: 'supervised',
+      host: 'cmd-owner',
+    });
+    assert.equal(hostB.commandHost(thread.id), 'cmd-owner');
     assert.equal(hostA.commandHost(thread.id), undefined);
 
     let started = performance.now();
@@ -106,27 +110,37 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
     assert.equal(hostB.getThread(thread.id).runs.find((r) => r.id === run.id)?.status, 'completed');
     assert.equal(fleet.seen('remote hello one'), 1, 'the model was asked once');
 
-    // The same thread, sent on A itself, for comparison (the CLI is live in both cases).
+    // For comparison: the same on A itself, a new thread (its CLI started) and then with the CLI live.
+    const own = await hostA.createThread({ cwd: fleet.scratch.cwd, mode: 'supervised' });
     started = performance.now();
-    await hostA.send(thread.id, 'local hello two');
+    const ownRun = await hostA.send(own.id, 'local hello two');
     const localMs = (await fleet.firstSeen('local hello two')) - started;
-    await waitForEvent(hostA, 'run.ended', (e) => e.data.status === 'completed' && e.seq > ended.seq);
-    started = performance.now();
-    const second = await hostB.send(thread.id, 'remote hello three');
-    const remoteLiveMs = (await fleet.firstSeen('remote hello three')) - started;
-    await waitForEvent(hostA, 'run.ended', (e) => e.data.runId === second.id);
+    await waitForEvent(hostA, 'run.ended', (e) => e.data.runId === ownRun.id);
+    const live = { remote: [] as number[], local: [] as number[] };
+    for (let i = 0; i < 3; i += 1)
+      for (const [where, sup, threadId] of [
+        ['remote', hostB, thread.id],
+        ['local', hostA, own.id],
+      ] as const) {
+        const text = `${where} live ${i}`;
+        started = performance.now();
+        const sent = await sup.send(threadId, text);
+        live[where].push((await fleet.firstSeen(text)) - started);
+        await waitForEvent(hostA, 'run.ended', (e) => e.data.runId === sent.id);
+      }
     const events = hostA.readEvents({ threadId: thread.id, limit: 1000 });
-    assert.equal(events.filter((e) => e.type === 'thread.command_requested').length, 2);
-    assert.equal(events.filter((e) => e.type === 'run.created').length, 3);
+    assert.equal(events.filter((e) => e.type === 'thread.command_requested').length, 4);
+    assert.equal(events.filter((e) => e.type === 'run.created').length, 4);
+    const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join('/');
     t.diagnostic(
-      `send → the model's first request: remote (CLI started) ${remoteMs.toFixed(1)} ms; local ${localMs.toFixed(1)} ms; remote (CLI live) ${remoteLiveMs.toFixed(1)} ms`,
+      `send → the model's first request, CLI started: remote ${remoteMs.toFixed(1)} ms, local ${localMs.toFixed(1)} ms; CLI live: remote ${ms(live.remote)} ms, local ${ms(live.local)} ms`,
     );
   });
 
   it('an interrupt and a mode change made on B reach A', async (t) => {
     const fleet = await startFleet(t);
-    const hostA = await fleet.open('host-a');
-    const hostB = await fleet.open('host-b');
+    const hostA = await fleet.open('cmd-owner');
+    const hostB = await fleet.open('cmd-other');
     const thread = await hostA.createThread({ cwd: fleet.scratch.cwd, mode: 'supervised' });
     await hostA.send(thread.id, '[[ask]] make a file');
     const asked = await waitForEvent(hostA, 'approval.requested');
@@ -160,14 +174,14 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
 
   it('a send recorded while A was down runs once when A opens, and not again after a restart', async (t) => {
     const fleet = await startFleet(t);
-    let hostA = await fleet.open('host-a');
-    const hostB = await fleet.open('host-b');
+    let hostA = await fleet.open('cmd-owner');
+    const hostB = await fleet.open('cmd-other');
     const thread = await hostA.createThread({ cwd: fleet.scratch.cwd, mode: 'supervised' });
     await hostA.close({ stopAgents: true });
     // A's process is gone but its lease still runs (as for a host that died a moment ago).
     const cluster = await testCluster();
     await cluster.sql(
-      `UPDATE warden_hosts SET heartbeat_at = now() WHERE name = 'host-a'`,
+      `UPDATE warden_hosts SET heartbeat_at = now() WHERE name = 'cmd-owner'`,
       [],
       new URL(fleet.url).pathname.slice(1),
     );
@@ -175,13 +189,13 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
     assert.equal(run.status, 'queued');
     assert.equal(fleet.seen('while you were away'), 0);
 
-    hostA = await fleet.open('host-a');
+    hostA = await fleet.open('cmd-owner');
     const ended = await waitForEvent(hostA, 'run.ended', (e) => e.data.runId === run.id);
     assert.equal(ended.data.status, 'completed');
     assert.equal(fleet.seen('while you were away'), 1);
     await hostA.close({ stopAgents: true });
 
-    hostA = await fleet.open('host-a');
+    hostA = await fleet.open('cmd-owner');
     await hostA.send(thread.id, 'after the second restart');
     await waitForEvent(hostA, 'run.ended', (e) => e.data.runId !== run.id && e.data.status === 'completed');
     assert.equal(fleet.seen('while you were away'), 1, 'not sent again');
