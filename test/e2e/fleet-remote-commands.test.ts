@@ -1,7 +1,7 @@
 // Commands made on a host that does not run the thread: host B records them, host A (the owner) runs them
 // on its CLI when it folds them in. Real CLI on A, the mock model, one PostgreSQL database: a send on B
-// reaches A's CLI once (and B's answer names the run A starts); an interrupt and a mode change from B
-// reach A; a send recorded while A was down runs once when A opens, and not again after another restart.
+// reaches A's CLI once (and B's answer names the run A starts); an interrupt, a mode change and a stop
+// from B reach A; a send recorded while A was down runs once when A opens, and not again after another restart.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -137,7 +137,7 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
     );
   });
 
-  it('an interrupt and a mode change made on B reach A', async (t) => {
+  it('an interrupt, a mode change and a stop made on B reach A', async (t) => {
     const fleet = await startFleet(t);
     const hostA = await fleet.open('cmd-owner');
     const hostB = await fleet.open('cmd-other');
@@ -170,6 +170,13 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
       .readEvents({ threadId: thread.id, limit: 1000 })
       .filter((e) => e.type === 'thread.command_done');
     assert.equal(done.length, 3, 'two mode changes and an interrupt, each taken up once');
+
+    // The stop: A's CLI process ends.
+    await hostB.stop(thread.id);
+    const stopping = await waitForEvent(hostA, 'session.stopping', (e) => e.data.reason === 'thread_stopped');
+    await waitForEvent(hostA, 'session.ended', (e) => e.seq > stopping.seq);
+    await waitForNoProcess(fleet.scratch.home);
+    assert.equal(hostB.getThread(thread.id).thread.status, 'idle');
   });
 
   it('a send recorded while A was down runs once when A opens, and not again after a restart', async (t) => {
