@@ -36,6 +36,13 @@ export interface PostgresCluster {
   readonly restartable: boolean;
   /** Stops the server (fast shutdown: every connection is cut) and starts it again on the same port. */
   restart(): Promise<void>;
+  /**
+   * Stops the server as a crash would (`pg_ctl stop -m immediate`: no shutdown checkpoint, WAL not yet
+   * written is lost; startup then replays the WAL) and leaves it down until start().
+   */
+  crash(): Promise<void>;
+  /** Starts a server crash() stopped, on the same port. */
+  start(): Promise<void>;
   /** Drops the databases created here; stops and removes a cluster started here. */
   stop(): Promise<void>;
 }
@@ -147,6 +154,8 @@ function existingServer(given: string): PostgresCluster {
     sql: (text, params, database) => query(url(database), text, params),
     restartable: false,
     restart: () => Promise.reject(new Error('WARDEN_TEST_PG_URL names a server these tests cannot restart')),
+    crash: () => Promise.reject(new Error('WARDEN_TEST_PG_URL names a server these tests cannot stop')),
+    start: () => Promise.reject(new Error('WARDEN_TEST_PG_URL names a server these tests cannot start')),
     stop: () => databases.dropAll(),
   };
 }
@@ -212,10 +221,18 @@ export async function startThrowawayCluster(options: PostgresClusterOptions = {}
     async restart() {
       await pgCtl('-m', 'fast', '-o', settings, '-l', join(dir, 'server.log'), '-w', 'restart');
     },
+    async crash() {
+      await pgCtl('-m', 'immediate', '-w', 'stop');
+      started = false;
+    },
+    async start() {
+      await pgCtl('-o', settings, '-l', join(dir, 'server.log'), '-w', 'start');
+      started = true;
+    },
     async stop() {
       process.removeListener('exit', removeNow);
       try {
-        await pgCtl('-m', 'fast', '-w', 'stop');
+        if (started) await pgCtl('-m', 'fast', '-w', 'stop');
         started = false;
       } finally {
         removeNow();

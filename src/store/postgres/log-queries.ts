@@ -15,6 +15,32 @@ export const headSeq: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE 
 /** Locks the log head until the transaction ends: writers on every host take their turn here. */
 export const lockHead: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1 FOR UPDATE' };
 
+/**
+ * lockHead for a commit made durable later (PostgresStore.durable()): its COMMIT returns once the WAL is
+ * written, without waiting for the flush. synchronous_commit applies as set when the transaction commits
+ * (postgresql.org/docs/current/runtime-config-wal.html#GUC-SYNCHRONOUS-COMMIT).
+ */
+export const lockHeadAsync: Statement = {
+  sql: `SELECT seq, set_config('synchronous_commit', 'off', true) AS async
+        FROM warden_log_head WHERE id = 1 FOR UPDATE`,
+};
+
+/**
+ * The durability barrier: a transaction of its own with synchronous_commit on that writes WAL (a logical
+ * message, which changes no table and so locks nothing). Its COMMIT waits until the WAL is flushed up to
+ * its own commit record (postgresql.org/docs/current/wal-async-commit.html: a synchronous commit returns
+ * only once "the transaction's WAL records [are] flushed to permanent storage"), and the WAL is one
+ * sequence flushed in order: every commit whose record was written before — each asynchronous commit
+ * this store made before asking — is then on disk too. It must write: a transaction that wrote no WAL
+ * commits asynchronously whatever synchronous_commit says (PostgreSQL commit bdd697e5, "Assume
+ * synchronous_commit=off for transactions that don't write WAL"), and assigning it a transaction id alone
+ * writes none.
+ */
+export const barrierStatement: Statement = {
+  sql: `SELECT set_config('synchronous_commit', 'on', true) AS sync,
+               pg_logical_emit_message(true, 'warden-barrier', '') AS lsn`,
+};
+
 export const lastAudit: Statement = {
   sql: 'SELECT seq, hash, record AS text FROM warden_audit ORDER BY seq DESC LIMIT 1',
 };
@@ -95,6 +121,59 @@ export function appendStatements(prepared: PreparedCommit, host: string | null =
       params: [spool.threadId, spool.spoolDir, spool.offset],
     });
   return statements;
+}
+
+/**
+ * A whole commit in one statement, written only if the log head is still at `head` (this replica has
+ * every event): moves the head (its row lock makes writers on all hosts take turns; one that moved it
+ * meanwhile leaves no row here, and then nothing is written), appends the events, their audit records
+ * and the spool offset, and notifies listeners; the transaction is to commit asynchronously (see
+ * lockHeadAsync). Returns one row when it wrote, none when the head had moved.
+ */
+export function appendAtHead(prepared: PreparedCommit, host: string | null, head: number): Statement {
+  const { events, audit, spool } = prepared;
+  const last = events.at(-1)?.seq;
+  if (last === undefined) throw new TypeError('appendAtHead needs events');
+  return {
+    sql: `WITH head AS (
+            UPDATE warden_log_head SET seq = $7::bigint WHERE id = 1 AND seq = $9::bigint RETURNING seq
+          ), appended AS (
+            INSERT INTO warden_events (${READ_COLUMNS})
+            SELECT *, $8::text
+            FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+            WHERE EXISTS (SELECT 1 FROM head)
+          ), audited AS (
+            INSERT INTO warden_audit (seq, hash, record)
+            SELECT * FROM unnest($10::bigint[], $11::text[], $12::text[]) WHERE EXISTS (SELECT 1 FROM head)
+          ), spooled AS (
+            INSERT INTO warden_spool_offsets (thread_id, spool_dir, spool_offset)
+            SELECT $13::text, $14::text, $15::bigint WHERE $13::text IS NOT NULL AND EXISTS (SELECT 1 FROM head)
+            ON CONFLICT (thread_id) DO UPDATE SET spool_dir = excluded.spool_dir, spool_offset =
+              CASE WHEN warden_spool_offsets.spool_dir = excluded.spool_dir
+                   THEN greatest(warden_spool_offsets.spool_offset, excluded.spool_offset)
+                   ELSE excluded.spool_offset END
+          )
+          SELECT seq, set_config('synchronous_commit', 'off', true) AS async,
+                 pg_notify('${LOG_CHANNEL}', seq::text) AS notified
+          FROM head`,
+    params: [
+      events.map((e) => e.seq),
+      events.map((e) => e.threadId),
+      events.map((e) => e.threadSeq),
+      events.map((e) => e.type),
+      events.map((e) => e.at),
+      events.map((e) => JSON.stringify(e.data)),
+      last,
+      host,
+      head,
+      audit.map((r) => r.seq),
+      audit.map((r) => r.hash),
+      audit.map((r) => r.text),
+      spool?.threadId ?? null,
+      spool?.spoolDir ?? null,
+      spool?.offset ?? null,
+    ],
+  };
 }
 
 export function eventsOf(rows: readonly Row[] | undefined): StoredEvent[] {

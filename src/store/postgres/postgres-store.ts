@@ -15,7 +15,9 @@ import type { EventDraft, StoredEvent } from '../event-types.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from '../records.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from '../store.js';
 import {
+  appendAtHead,
   appendStatements,
+  barrierStatement,
   auditAfter,
   auditRowsOf,
   eventsAfter,
@@ -24,6 +26,7 @@ import {
   hostsOf,
   lastAudit,
   lockHead,
+  lockHeadAsync,
   offsetsFor,
   offsetsOf,
 } from './log-queries.js';
@@ -257,20 +260,32 @@ export class PostgresStore implements Store {
     const events = this.#foreign;
     if (events.length === 0) return;
     this.#foreign = [];
-    this.#onForeign?.(events);
+    // Another host commits without waiting for the WAL flush, and tells its own clients only after its
+    // barrier; a barrier of this host flushes the WAL past those commits too (durable()), so nothing
+    // reaches a CLI here before it is on disk either.
+    this.#commits += 1;
+    this.durable().then(
+      () => this.#onForeign?.(events),
+      () => undefined,
+    );
   }
 
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
     const spoolOffset = checkCommitInput(threadId, drafts, options);
     if (drafts.length === 0 && spoolOffset === undefined) return [];
+    if (this.#failure !== undefined) throw this.#failure;
     try {
+      // Committed without waiting for the WAL flush: durable() makes it durable (the supervisor awaits it).
+      const atHead = this.#commitAtHead(threadId, drafts, spoolOffset);
+      if (atHead !== undefined) return this.#committed(atHead);
       const after = this.#replica.seq;
       // The head locked; what other hosts appended since this replica's last event comes with it.
-      const [, events, audit, offsets] = this.#channel.exec(
+      const [head, events, audit, offsets] = this.#channel.exec(
         'begin',
-        [lockHead, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
+        [lockHeadAsync, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
         { unlessFirstSeq: after },
       );
+      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
       let committed = false;
       try {
         this.#noteRows(events);
@@ -279,10 +294,7 @@ export class PostgresStore implements Store {
           this.#channel.exec('commit', appendStatements(prepared, this.#host?.name ?? null));
           committed = true;
         });
-        for (const event of stored)
-          if (event.type === 'thread.created')
-            this.#owners.set(event.threadId, event.data.host ?? this.#host?.name ?? null);
-        return stored;
+        return this.#committed(stored);
       } finally {
         // Releases the head when the drafts did not fit (or the commit failed and the worker rolled back).
         if (!committed) this.#channel.rollback();
@@ -293,9 +305,113 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** A commit returned once Postgres's COMMIT did: it is already durable. */
+  /** Bookkeeping after a commit: owners of the threads it created, the barriers' count. */
+  #committed(stored: StoredEvent[]): StoredEvent[] {
+    this.#commits += 1;
+    for (const event of stored)
+      if (event.type === 'thread.created')
+        this.#owners.set(event.threadId, event.data.host ?? this.#host?.name ?? null);
+    return stored;
+  }
+
+  /**
+   * The common case in one request (BEGIN, one statement, COMMIT): when this replica has every event (the
+   * head is where its last fold left it), the drafts are applied to it and written without locking the
+   * head first; appendAtHead writes only if the head is still there. Undefined: take the general path —
+   * the head moved (nothing was written), or the drafts did not fit this replica (it may be behind; the
+   * general path decides against the log as it is). A failure of the statement itself is thrown: it may
+   * have committed, and is never written twice.
+   */
+  #commitAtHead(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    spoolOffset: number | undefined,
+  ): StoredEvent[] | undefined {
+    if (drafts.length === 0) return undefined;
+    const head = this.#replica.seq;
+    const moved = new Error('The log head moved');
+    let sent = false;
+    try {
+      return this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
+        sent = true;
+        const [rows] = this.#channel.exec('once', [appendAtHead(prepared, this.#host?.name ?? null, head)]);
+        if (rows?.length !== 1) throw moved;
+      });
+    } catch (error) {
+      if (!sent || error === moved) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * A server whose log head is behind this replica lost commits it had acknowledged without flushing
+   * them (it crashed before a barrier covered them): this host's replica no longer matches the log, and
+   * the store takes no more changes.
+   */
+  #checkNotBehind(head: number): void {
+    if (head >= this.#replica.seq) return;
+    this.#failure ??= new StoreError(
+      `PostgreSQL at ${this.where} lost changes this host committed (its log ends at ${head}, this host had ${this.#replica.seq}); restart the host`,
+    );
+    throw this.#failure;
+  }
+
+  /** Commits so far (each counts, durable or not); every one up to #covered is on disk. */
+  #commits = 0;
+  #covered = 0;
+  /** The barrier under way and the commits it covers. */
+  #flight: { readonly covers: number; readonly promise: Promise<void> } | undefined;
+  /** Callers waiting for the barrier after the one under way (or the one about to start). */
+  #next: { promise: Promise<void>; resolve: () => void; reject: (error: StoreError) => void } | undefined;
+  #failure: StoreError | undefined;
+
+  /**
+   * The durability barrier (Store.durable()): commits are made with synchronous_commit off, and one
+   * barrier transaction (barrierStatement) flushes the WAL past all of them. Calls made in one tick, and
+   * calls made while a barrier is under way, share the next one. A failed barrier (the server gone, a
+   * timeout) rejects with a StoreError and the store takes no more commits: whether the server kept the
+   * commits it had not flushed is unknown.
+   */
   durable(): Promise<void> {
-    return Promise.resolve();
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const count = this.#commits;
+    if (count <= this.#covered) return Promise.resolve();
+    if (this.#flight !== undefined && count <= this.#flight.covers) return this.#flight.promise;
+    if (this.#next === undefined) {
+      let resolve!: () => void;
+      let reject!: (error: StoreError) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => undefined);
+      this.#next = { promise, resolve, reject };
+      if (this.#flight === undefined) setImmediate(() => this.#startBarrier());
+    }
+    return this.#next.promise;
+  }
+
+  #startBarrier(): void {
+    const next = this.#next;
+    if (next === undefined || this.#flight !== undefined) return;
+    this.#next = undefined;
+    if (this.#failure !== undefined) return next.reject(this.#failure);
+    const covers = this.#commits;
+    this.#flight = { covers, promise: next.promise };
+    this.#channel.barrier(barrierStatement).then(
+      () => {
+        this.#flight = undefined;
+        this.#covered = Math.max(this.#covered, covers);
+        next.resolve();
+        this.#startBarrier();
+      },
+      (error: unknown) => {
+        this.#flight = undefined;
+        this.#failure ??=
+          error instanceof StoreError
+            ? error
+            : new StoreError(`Could not make commits durable at ${this.where}`, { cause: error });
+        next.reject(this.#failure);
+        this.#startBarrier();
+      },
+    );
   }
 
   getThread(id: string): ThreadRecord | undefined {
@@ -385,6 +501,7 @@ export class PostgresStore implements Store {
   #refresh(): number {
     const [rows] = this.#channel.exec('none', [headSeq]);
     const head = Number(rows?.[0]?.seq ?? 0);
+    this.#checkNotBehind(head);
     if (head > this.#replica.seq) this.#foldAll();
     return head;
   }

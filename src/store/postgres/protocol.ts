@@ -76,4 +76,16 @@ export interface AttachMessage {
    */
   readonly notify?: MessagePort;
   readonly listenName?: string;
+  /**
+   * The durability barrier's port (durable()): each BarrierRequest posted on it runs a synchronous commit
+   * on a second connection of the store, concurrently with its commits, and its WorkerReply comes back on
+   * the same port.
+   */
+  readonly barrier?: MessagePort;
+}
+
+/** Asks for one durability barrier; see barrierStatement in log-queries.ts. */
+export interface BarrierRequest {
+  readonly id: number;
+  readonly statement: Statement;
 }

@@ -41,7 +41,8 @@ export function attachConnection(message: AttachMessage): void {
   }
   clearTimeout(shared.idle);
   shared.users += 1;
-  shared.worker.postMessage(message, message.notify ? [message.port, message.notify] : [message.port]);
+  const ports = [message.port, message.notify, message.barrier].filter((port) => port !== undefined);
+  shared.worker.postMessage(message, ports);
 }
 
 export function releaseConnection(): void {

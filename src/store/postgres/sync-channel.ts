@@ -12,6 +12,7 @@ import type {
   Statement,
   TransactionStep,
   WorkerConfig,
+  WorkerFailure,
   WorkerReply,
   WorkerRequest,
 } from './protocol.js';
@@ -27,6 +28,9 @@ export class SyncChannel {
   #closed = false;
 
   readonly #notices: MessagePort | undefined;
+  /** The barriers' port (asynchronous: replies come on this thread's event loop) and their waiters. */
+  readonly #barriers: MessagePort;
+  readonly #barrierWaiters = new Map<number, { resolve: () => void; reject: (error: StoreError) => void }>();
 
   /**
    * `timeoutMs` bounds each request (the statement timeout plus a margin; the first also the startup).
@@ -53,11 +57,48 @@ export class SyncChannel {
       this.#notices.unref();
       notify = { notify: notices.port2, listenName: listen.name };
     }
+    const barriers = new MessageChannel();
+    this.#barriers = barriers.port1;
+    this.#barriers.on('message', (reply: WorkerReply) => {
+      const waiter = this.#barrierWaiters.get(reply.id);
+      this.#barrierWaiters.delete(reply.id);
+      if (this.#barrierWaiters.size === 0) this.#barriers.unref();
+      if (reply.ok) waiter?.resolve();
+      else waiter?.reject(this.#failure(reply.failure));
+    });
+    this.#barriers.unref();
     attachConnection({
       config,
       port: port2,
       signal: this.#signal,
       ...notify,
+      barrier: barriers.port2,
+    });
+  }
+
+  /**
+   * Runs `statement` on the worker's barrier connection, concurrently with this channel's requests (the
+   * caller goes on committing meanwhile). Rejects with a StoreError when it fails, does not answer within
+   * the request bound, or the channel closes first.
+   */
+  barrier(statement: Statement): Promise<void> {
+    if (this.#closed) return Promise.reject(new StoreError(`The store at ${this.#where} is closed`));
+    const id = this.#nextId++;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#barrierWaiters.delete(id);
+        reject(new StoreError(`PostgreSQL at ${this.#where} did not answer within ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          fn(value);
+        };
+      this.#barrierWaiters.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      // Waiting for a barrier keeps the process alive, as waiting for an fsync does.
+      this.#barriers.ref();
+      this.#barriers.postMessage({ id, statement });
     });
   }
 
@@ -93,8 +134,21 @@ export class SyncChannel {
       this.#closed = true;
       this.#port.close();
       this.#notices?.close();
+      this.#barriers.close();
+      const closed = new StoreError(`The store at ${this.#where} is closed`);
+      for (const waiter of this.#barrierWaiters.values()) waiter.reject(closed);
+      this.#barrierWaiters.clear();
       releaseConnection();
     }
+  }
+
+  #failure(failure: WorkerFailure): StoreError {
+    if (failure.kind === 'busy') return new StoreError(failure.message);
+    if (failure.kind === 'connection')
+      return new StoreError(`Cannot reach PostgreSQL at ${this.#where}: ${failure.message}`);
+    return new StoreError(`PostgreSQL at ${this.#where} refused a statement: ${failure.message}`, {
+      cause: failure,
+    });
   }
 
   #call(request: DistributiveOmit<WorkerRequest, 'id'>, timeoutMs: number): Record<string, unknown>[][] {
@@ -113,13 +167,7 @@ export class SyncChannel {
         const reply = received.message as WorkerReply;
         if (reply.id !== id) continue;
         if (reply.ok) return reply.results;
-        const { failure } = reply;
-        if (failure.kind === 'busy') throw new StoreError(failure.message);
-        if (failure.kind === 'connection')
-          throw new StoreError(`Cannot reach PostgreSQL at ${this.#where}: ${failure.message}`);
-        throw new StoreError(`PostgreSQL at ${this.#where} refused a statement: ${failure.message}`, {
-          cause: failure,
-        });
+        throw this.#failure(reply.failure);
       }
       const left = deadline - Date.now();
       if (left <= 0)

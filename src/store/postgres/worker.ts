@@ -9,6 +9,7 @@ import pg from 'pg';
 
 import { LOG_CHANNEL } from './protocol.js';
 import type {
+  BarrierRequest,
   LogNotice,
   Statement,
   TransactionStep,
@@ -260,9 +261,38 @@ function listen(config: WorkerConfig, notify: MessagePort, name: string): () => 
   };
 }
 
-function serve({ config, port, signal, notify, listenName }: AttachMessage): void {
+/**
+ * The durability barriers of one store, on a connection of their own: a barrier's synchronous commit
+ * waits for the WAL flush while the store's own connection goes on committing. Barriers run one after
+ * another; a failed one is retried once on a fresh connection (a barrier writes nothing that matters).
+ * Returns a function that ends it.
+ */
+function serveBarriers(config: WorkerConfig, port: MessagePort): () => Promise<void> {
+  // No locks: the store's own connection holds them.
+  const connection = new Connection({ ...config, exclusiveLockKey: null, sharedLockKey: null });
+  let queue = Promise.resolve();
+  port.on('message', (request: BarrierRequest) => {
+    queue = queue.then(async () => {
+      let reply: WorkerReply;
+      try {
+        reply = { id: request.id, ok: true, results: await connection.run([request.statement], 'none') };
+      } catch (error) {
+        reply = { id: request.id, ok: false, failure: failureOf(error) };
+      }
+      port.postMessage(reply);
+    });
+  });
+  return async () => {
+    // A barrier under way fails with its connection; its caller is told by the store's close().
+    port.close();
+    await connection.drop();
+  };
+}
+
+function serve({ config, port, signal, notify, listenName, barrier }: AttachMessage): void {
   const connection = new Connection(config);
   const stopListening = notify === undefined ? undefined : listen(config, notify, listenName ?? 'warden');
+  const stopBarriers = barrier === undefined ? undefined : serveBarriers(config, barrier);
   const reply = (message: WorkerReply): void => {
     port.postMessage(message);
     // After the message is queued: the main thread takes it with receiveMessageOnPort once woken.
@@ -273,7 +303,7 @@ function serve({ config, port, signal, notify, listenName }: AttachMessage): voi
   let queue = Promise.resolve();
   port.on('message', (request: WorkerRequest) => {
     queue = queue.then(async () => {
-      if (request.op === 'close') await stopListening?.();
+      if (request.op === 'close') await Promise.all([stopListening?.(), stopBarriers?.()]);
       reply(await handle(connection, request));
       if (request.op === 'close') port.close();
     });
