@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
 import type { FleetHostOptions } from '../../src/store/postgres/postgres-store.js';
-import { Supervisor } from '../../src/supervisor/index.js';
+import { createServer } from '../../src/server/index.js';
+import { Supervisor, type RunRecord } from '../../src/supervisor/index.js';
 import {
   createScratch,
   offlineClaudeEnv,
@@ -192,8 +193,21 @@ describe('commands for another host’s thread (real CLI)', { timeout: 240_000, 
       [],
       new URL(fleet.url).pathname.slice(1),
     );
-    const run = await hostB.send(thread.id, 'while you were away');
+    // Over B's HTTP API: 202 with the run A will start and the host that runs it.
+    const dataDir = join(fleet.scratch.dir, 'data-cmd-other');
+    const server = await createServer({ supervisor: hostB, dataDir, onError: () => undefined });
+    t.after(() => server.close());
+    const response = await fetch(`${server.url}/api/threads/${thread.id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'while you were away' }),
+    });
+    assert.equal(response.status, 202);
+    const body = (await response.json()) as { run: RunRecord; forwardedTo: string };
+    assert.equal(body.forwardedTo, 'cmd-owner');
+    const { run } = body;
     assert.equal(run.status, 'queued');
+    assert.equal(run.prompt, 'while you were away');
     assert.equal(fleet.seen('while you were away'), 0);
 
     hostA = await fleet.open('cmd-owner');
