@@ -1,13 +1,14 @@
 // Where a new thread of a fleet runs: here while this host has room and a root that contains the cwd;
 // otherwise on another live host that has both; on the host named at creation; and a ConflictError saying
 // why when no host fits. Roots are compared as real paths: a symlink or `..` cannot carry a thread out.
+// Outside a fleet, naming a host is a ValidationError.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
-import { ConflictError } from '../../src/protocol/errors.js';
+import { ConflictError, ValidationError } from '../../src/protocol/errors.js';
 import type { FleetHostOptions } from '../../src/store/postgres/postgres-store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { freshDatabase, storeBackends } from '../helpers/store-backends.js';
@@ -118,3 +119,19 @@ describe(
     });
   },
 );
+
+describe('placing a thread outside a fleet', () => {
+  it('a host named for a thread of a lone supervisor is a ValidationError, and nothing is recorded', async (t) => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'warden-place-')));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const sup = await Supervisor.open({ dataDir: join(dir, 'data') });
+    t.after(() => sup.close());
+    await assert.rejects(
+      sup.createThread({ cwd: dir, mode: 'supervised', host: 'elsewhere' }),
+      (error: unknown) => error instanceof ValidationError && error.field === 'host',
+    );
+    assert.equal(sup.listThreads().length, 0);
+    const thread = await sup.createThread({ cwd: dir, mode: 'supervised' });
+    assert.equal(sup.commandHost(thread.id), undefined);
+  });
+});
