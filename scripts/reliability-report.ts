@@ -290,7 +290,7 @@ function soakSections(soak: Soak | undefined): string[] {
 function earlierLines(soak: Soak): string[] {
   const earlier = soak.earlier ?? [];
   if (earlier.length === 0) return [];
-  const lines = ['Earlier runs, which this one replaces:', ''];
+  const lines = ['Other runs of the soak, replaced on this page by the one above:', ''];
   for (const run of earlier) {
     const slopes = Object.entries(run.slopes)
       .map(([key, perHour]) => `${key} ${perHour}/hour`)

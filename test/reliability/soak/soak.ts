@@ -62,6 +62,8 @@ export interface SoakResult {
   readonly options: Omit<SoakOptions, 'log'>;
   readonly startedAt: string;
   readonly seconds: number;
+  /** ms since the start when the load ended (later samples are of the shutdown). */
+  readonly loadEndedAt: number;
   readonly samples: HostSample[];
   readonly slopes: Record<(typeof FITTED)[number], Fit>;
   readonly load: {
@@ -311,22 +313,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const lastLife = samples.filter((s) => s.host === lifetime);
   const baseline = lastLife[0]!;
   const final = lastLife.at(-1)!;
-  const fitted = lastLife.filter((s) => s.t - baseline.t >= options.warmupMs && s.t <= loadEndedAt);
-  // Descriptors and handles count what is in flight at the instant: their per-minute floor is fitted.
-  const window = Math.max(1, Math.min(Math.round(60_000 / options.sampleMs), Math.floor(fitted.length / 5)));
-  const slopes = Object.fromEntries(
-    FITTED.map((key) => {
-      const points = fitted.map((s) => ({ t: s.t, value: s[key] }));
-      return [key, fitPerHour(FLOORED.has(key) ? windowFloors(points, window) : points)];
-    }),
-  ) as SoakResult['slopes'];
-  const checks: Check[] = [];
-  for (const key of FITTED)
-    checks.push({
-      name: `${key} grows less than ${options.bounds[key]}/hour over the last lifetime after warm-up`,
-      ok: slopes[key].perHour < options.bounds[key],
-      detail: `${slopes[key].perHour}/hour over ${slopes[key].samples} samples`,
-    });
+  const { slopes, checks } = growthChecks(lastLife, options, loadEndedAt);
   checks.push(
     {
       name: 'file descriptors back to the lifetime baseline (+5) at the end',
@@ -389,6 +376,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     options: recorded,
     startedAt: startedAt.toISOString(),
     seconds: Math.round(now() / 1000),
+    loadEndedAt,
     samples,
     slopes,
     load: { threads: threads.length, ...load, events: logChecks.events, warnings, warningExamples },
@@ -409,4 +397,30 @@ function realCliPids(home: string): number[] {
       return false;
     }
   });
+}
+
+/**
+ * The growth of each measure over one host lifetime's samples under load (after the warm-up), against its
+ * bound. Descriptors and handles count what is in flight at the instant: their per-minute floor is fitted.
+ */
+export function growthChecks(
+  lifetime: readonly HostSample[],
+  options: Pick<SoakOptions, 'warmupMs' | 'sampleMs' | 'bounds'>,
+  loadEndedAt: number,
+): { slopes: SoakResult['slopes']; checks: Check[] } {
+  const start = lifetime[0]?.t ?? 0;
+  const fitted = lifetime.filter((s) => s.t - start >= options.warmupMs && s.t <= loadEndedAt);
+  const window = Math.max(1, Math.min(Math.round(60_000 / options.sampleMs), Math.floor(fitted.length / 5)));
+  const slopes = Object.fromEntries(
+    FITTED.map((key) => {
+      const points = fitted.map((s) => ({ t: s.t, value: s[key] }));
+      return [key, fitPerHour(FLOORED.has(key) ? windowFloors(points, window) : points)];
+    }),
+  ) as SoakResult['slopes'];
+  const checks = FITTED.map((key) => ({
+    name: `${key} grows less than ${options.bounds[key]}/hour over the last lifetime after warm-up`,
+    ok: slopes[key].perHour < options.bounds[key],
+    detail: `${slopes[key].perHour}/hour over ${slopes[key].samples} ${FLOORED.has(key) ? 'per-minute floors' : 'samples'}`,
+  }));
+  return { slopes, checks };
 }
