@@ -198,6 +198,13 @@ export class Transcript {
         return;
       case 'thread.parked':
         return this.#line(null, s.dim('(the CLI was parked while idle; the next message resumes it)'));
+      case 'thread.adopted':
+        return this.#line(
+          null,
+          s.yellow(
+            `(host ${safe(event.data.to)} took the thread over from ${safe(event.data.from ?? 'its first host')})`,
+          ),
+        );
       case 'session.resume_failed':
         return this.#line(
           null,

@@ -1,6 +1,7 @@
 // The contract between the server and its clients (the browser UI, scripts): request bodies as zod
 // schemas, response shapes as types, and the WebSocket messages and close codes. docs/server.md is the
 // prose version of this file; change both together.
+import type { ThreadHost } from '../supervisor/fleet.js';
 import { z } from 'zod';
 
 import type { StoredEvent } from '../store/event-types.js';
@@ -172,6 +173,8 @@ export type ThreadListItem = ThreadRecord & {
   pendingApprovals: number;
   /** A run is queued or running, or a subagent is running. */
   busy: boolean;
+  /** In a fleet, the host that runs the thread and whether its lease runs; null outside one. */
+  host: ThreadHost | null;
 };
 
 /** `POST /api/approvals/batch/preview`. */
@@ -204,6 +207,8 @@ export interface ThreadDetailResponse {
   subagents: SubagentRecord[];
   approvals: ApprovalRecord[];
   timeline: TimelineItem[];
+  /** In a fleet, the host that runs the thread and whether its lease runs; null outside one. */
+  host: ThreadHost | null;
   /** The seq of the thread's newest event: `/ws?threadId=…&since=lastSeq` continues from here. */
   lastSeq: number;
 }
@@ -224,6 +229,11 @@ export type ApprovalItem = ApprovalRecord & {
   subagentDescription: string | null;
   cwd: string;
   threadTitle: string | null;
+  /**
+   * In a fleet, the host whose CLI waits on the approval; `reachable: false` once its lease expired (a
+   * decision is then refused with a 409 and nothing recorded, until the host is back or the thread adopted).
+   */
+  host: ThreadHost | null;
 };
 
 export interface ApprovalListResponse {

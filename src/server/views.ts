@@ -9,6 +9,7 @@ export function threadListItem(supervisor: Supervisor, thread: ThreadRecord): Th
   const { runs, subagents, approvals } = supervisor.getThread(thread.id);
   return {
     ...thread,
+    host: supervisor.threadHosts([thread.id]).get(thread.id) ?? null,
     pendingApprovals: approvals.filter((a) => a.status === 'pending').length,
     busy:
       runs.some((run) => run.status === 'queued' || run.status === 'running') ||
@@ -31,7 +32,8 @@ export function listThreads(supervisor: Supervisor): ThreadListItem[] {
 export function threadDetail(supervisor: Supervisor, threadId: string): ThreadDetailResponse {
   const view = supervisor.getThread(threadId); // a 404 before anything else
   const events = readThreadEvents(supervisor, threadId);
-  return { ...view, timeline: buildTimeline(events), lastSeq: events.at(-1)?.seq ?? 0 };
+  const host = supervisor.threadHosts([threadId]).get(threadId) ?? null;
+  return { ...view, timeline: buildTimeline(events), host, lastSeq: events.at(-1)?.seq ?? 0 };
 }
 
 export function approvalItems(
@@ -39,6 +41,7 @@ export function approvalItems(
   filter: { status?: ApprovalStatus; threadId?: string },
 ): ApprovalItem[] {
   const approvals = supervisor.listApprovals(filter);
+  const hosts = supervisor.threadHosts(new Set(approvals.map((approval) => approval.threadId)));
   const threads = new Map<
     string,
     { cwd: string; title: string | null; descriptions: Map<string, string | null> }
@@ -59,6 +62,7 @@ export function approvalItems(
   return approvals.map((approval) => {
     const { cwd, title, descriptions } = context(approval);
     const description = approval.subagentId === null ? null : (descriptions.get(approval.subagentId) ?? null);
-    return { ...approval, subagentDescription: description, cwd, threadTitle: title };
+    const host = hosts.get(approval.threadId) ?? null;
+    return { ...approval, subagentDescription: description, cwd, threadTitle: title, host };
   });
 }

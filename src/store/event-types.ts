@@ -126,6 +126,12 @@ export interface EventDataMap {
    * for `idleMs`; the next send resumes its session in a new process. Committed with its session.ended.
    */
   'thread.parked': { generation: number; reason: 'idle'; idleMs: number };
+  /**
+   * A host of a fleet took the thread over from its owner, whose lease had expired (`from`: null for a
+   * thread from before hosts had names); `to` runs its CLI from now on. Committed with the closeout of
+   * what the old owner's CLI left pending.
+   */
+  'thread.adopted': { from: string | null; to: string };
   'run.created': {
     runId: string;
     status: 'queued' | 'running';
@@ -258,6 +264,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'thread.rule_revoked',
   'thread.deadlines_set',
   'thread.parked',
+  'thread.adopted',
   'session.started',
   'session.initialized',
   'session.stopping',

@@ -78,6 +78,13 @@ export class Projector {
       case 'thread.parked':
         // Written with the session's end: no CLI process, and the next send resumes the session.
         return this.#touchThread(threadId, at, "status = 'parked'");
+      case 'thread.adopted':
+        // The old owner's process ran on another machine: no host may take its pid for one of its own.
+        return this.#touchThread(
+          threadId,
+          at,
+          'cli_pid = NULL, cli_start_time = NULL, cli_generation = NULL, cli_spool_dir = NULL, cli_marker = NULL, cli_spool_offset = NULL',
+        );
       case 'session.started':
         return this.#touchThread(threadId, at, "status = 'live', generation = ?", event.data.generation);
       case 'session.initialized':

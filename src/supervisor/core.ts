@@ -1,5 +1,6 @@
 // What every part of the supervisor shares: the store, the committed-event hook (answers waiting
 // approvals, wakes event iterators), ids and warnings. One instance per Supervisor.
+import type { SessionStore } from '../session/session-store.js';
 import { randomUUID } from 'node:crypto';
 
 import { StoreError, WardenError, toError } from '../protocol/errors.js';
@@ -22,6 +23,8 @@ export interface CoreOptions {
   readonly env: Record<string, string | undefined> | undefined;
   readonly query: QueryFunction;
   readonly onWarning: ((warning: WardenError) => void) | undefined;
+  /** Where the CLIs' transcripts are mirrored (a fleet's PostgreSQL), so any host can resume them. */
+  readonly sessionStore?: SessionStore | undefined;
 }
 
 export class SupervisorCore {
@@ -90,6 +93,11 @@ export class SupervisorCore {
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     this.backlog.flush(threadId);
     return this.#commitNow(threadId, drafts, options);
+  }
+
+  /** Events the store committed through a path of its own (a thread's adoption), told like any commit. */
+  publish(events: readonly StoredEvent[]): void {
+    this.#publisher.add(events);
   }
 
   #commitNow(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {

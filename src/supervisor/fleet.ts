@@ -4,9 +4,23 @@
 // hosts); the owner hears of each decision as a commit of another host (PostgresStore.follow(): LISTEN
 // plus a sweep) and answers its CLI through the same once-only path as a decision made here.
 import { ConflictError } from '../protocol/errors.js';
+import { closeoutDrafts } from '../store/closeout.js';
+import type { StoredEvent } from '../store/event-types.js';
 import type { HostRecord } from '../store/postgres/hosts.js';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { SupervisorCore } from './core.js';
+
+/** The host that runs a thread, as every host's API shows it. */
+export interface ThreadHost {
+  readonly name: string;
+  /** False once its lease has expired: nothing it held (a pending approval, a run) is answered until it is back. */
+  readonly reachable: boolean;
+  /** Its last heartbeat (null: it never registered). */
+  readonly lastSeen: string | null;
+}
+
+/** Why the runs, approvals and subagents an adopted thread's old owner left are closed out. */
+export const ADOPTION_REASON = 'owner_lost';
 
 export class FleetMembership {
   readonly #store: PostgresStore;
@@ -56,6 +70,42 @@ export class FleetMembership {
 
   listHosts(): HostRecord[] {
     return this.#store.listHosts();
+  }
+
+  /** Who runs each thread and whether its lease runs (one read of the hosts for all the threads). */
+  hostsOf(threadIds: Iterable<string>): Map<string, ThreadHost> {
+    const hosts = new Map(this.#store.listHosts().map((host) => [host.name, host]));
+    const result = new Map<string, ThreadHost>();
+    for (const threadId of threadIds) {
+      const owner = this.#store.ownerOf(threadId);
+      if (owner === undefined || owner === null) continue;
+      const host = hosts.get(owner);
+      result.set(threadId, {
+        name: owner,
+        reachable: owner === this.name || host?.live === true,
+        lastSeen: host?.heartbeatAt ?? null,
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Before a send: a thread whose owner's lease has expired is taken over by this host (compare-and-set in
+   * the store; what the old owner's CLI left pending is closed out as `owner_lost`), so that its CLI resumes
+   * here from the mirrored transcript. A thread whose owner is live stays a ConflictError.
+   */
+  adoptIfOrphaned(threadId: string, what: string): StoredEvent[] {
+    const owner = this.ownerElsewhere(threadId);
+    if (owner === undefined) return [];
+    const host = this.#store.listHosts().find((h) => h.name === owner);
+    if (host?.live === true)
+      throw new ConflictError(`Thread ${threadId} runs on host ${owner}: ${what} it there`);
+    const closeout = closeoutDrafts(this.#store, threadId, {
+      reason: ADOPTION_REASON,
+      approvals: 'expired',
+      subagents: 'lost',
+    });
+    return this.#store.adopt(threadId, owner, closeout);
   }
 
   /**

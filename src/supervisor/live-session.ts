@@ -139,7 +139,7 @@ export class LiveSession {
         : core.options.detached
           ? (launch: CliLaunch) => this.#spawn(launch)
           : undefined;
-    const { claudePath, env } = core.options;
+    const { claudePath, env, sessionStore: mirror } = core.options;
     const options: Options = {
       cwd: setup.cwd,
       // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
@@ -151,8 +151,13 @@ export class LiveSession {
       ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),
       ...(env === undefined ? {} : { env }),
       ...(setup.model === null ? {} : { model: setup.model }),
-      ...(setup.resume === null ? {} : { resume: setup.resume }),
+      // A joined process runs already: with a transcript mirror, nothing is to be loaded for it.
+      ...(setup.resume === null || (attach !== undefined && mirror !== undefined)
+        ? {}
+        : { resume: setup.resume }),
       ...(cliTransport === undefined ? {} : { cliTransport }),
+      // Mirrored as each line is written: a host that dies mid-turn leaves its transcript to the next.
+      ...(mirror === undefined ? {} : { sessionStore: mirror, sessionStoreFlush: 'eager' as const }),
     };
     this.query = core.options.query({ prompt: this.input, options });
     // A joined process is on record already (its session.reattached was committed before this).

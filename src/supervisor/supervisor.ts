@@ -36,7 +36,7 @@ import { isPostgresUrl } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import type { HostRecord } from '../store/postgres/hosts.js';
 import { SupervisorCore } from './core.js';
-import { FleetMembership } from './fleet.js';
+import { FleetMembership, type ThreadHost } from './fleet.js';
 import { placeThread } from './placement.js';
 import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './remote-commands.js';
 import { eventStream, visiblePart } from './event-stream.js';
@@ -143,6 +143,8 @@ export class Supervisor {
           env,
           onWarning,
           query: query ?? sdkQuery,
+          // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
+          sessionStore: store instanceof PostgresStore ? store.transcriptStore() : undefined,
         });
         const supervisor = new Supervisor(core, recovered, fleet);
         for (const [threadId, cli] of attachable) {
@@ -247,7 +249,8 @@ export class Supervisor {
         title === null ? [] : [{ type: 'thread.titled', data: { title, source: 'prompt' } }],
       );
       if (forwarded !== undefined) return forwardedRun(forwarded.event, text);
-      this.#fleet?.checkRunsHere(threadId, 'send to');
+      // A thread whose host went away is taken over here, its CLI resumed from the mirrored transcript.
+      this.#core.publish(this.#fleet?.adoptIfOrphaned(threadId, 'send to') ?? []);
       const runtime = this.#runtime(threadId);
       // A thread nobody named is called after its first prompt.
       if (title !== null)
@@ -496,6 +499,14 @@ export class Supervisor {
   }
 
   /** The hosts of the fleet and their leases (empty for a store of one host). */
+  /**
+   * The host that runs each of the threads and whether it is reachable; empty outside a fleet (and for
+   * threads from before hosts had names).
+   */
+  threadHosts(threadIds: Iterable<string>): Map<string, ThreadHost> {
+    return this.#fleet?.hostsOf(threadIds) ?? new Map<string, ThreadHost>();
+  }
+
   listHosts(): HostRecord[] {
     this.#checkOpen();
     return this.#fleet?.listHosts() ?? [];

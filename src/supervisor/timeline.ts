@@ -203,6 +203,7 @@ export function buildTimeline(events: readonly StoredEvent[]): TimelineItem[] {
       case 'thread.command_done':
       case 'thread.titled':
       case 'thread.parked':
+      case 'thread.adopted':
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':

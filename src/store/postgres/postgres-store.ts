@@ -7,7 +7,8 @@
 // sync-channel.ts): lock the head, fold what others appended, apply the drafts to the replica (where the
 // projector's compare-and-set checks run against current state), append, commit. Any failure rolls back
 // both, with the same error classes SqliteStore throws.
-import { StoreError, WardenError } from '../../protocol/errors.js';
+import { ConflictError, StoreError, WardenError } from '../../protocol/errors.js';
+import type { SessionStore } from '../../session/session-store.js';
 import type { AuditRow } from '../audit-chain.js';
 import { readAuditPages, type AuditQuery } from '../audit-log.js';
 import { checkCommitInput } from '../commit-input.js';
@@ -42,6 +43,7 @@ import {
 } from './hosts.js';
 import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
 import { SyncChannel } from './sync-channel.js';
+import { PostgresTranscriptStore } from './transcript-store.js';
 import { describeServer } from './url.js';
 
 export interface PostgresStoreOptions {
@@ -248,6 +250,7 @@ export class PostgresStore implements Store {
       if (event.seq <= this.#replica.seq) return;
       const host = hosts[index] ?? null;
       if (event.type === 'thread.created') this.#owners.set(event.threadId, event.data.host ?? host);
+      if (event.type === 'thread.adopted') this.#owners.set(event.threadId, event.data.to);
       // Each event is handed over once, also when rebuildProjections() folds the log again.
       if (event.seq <= this.#noted) return;
       this.#noted = event.seq;
@@ -271,12 +274,60 @@ export class PostgresStore implements Store {
   }
 
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
+    return this.#commit(threadId, drafts, options);
+  }
+
+  /**
+   * Takes the thread over for this host from its owner, whose lease has expired: commits `closeout` and
+   * a `thread.adopted` in one transaction, compare-and-set. Under the log-head lock the owner is read
+   * from the log as it is now, and the old owner's host row is locked (FOR UPDATE) and its lease checked:
+   * two hosts cannot both adopt (the second sees the new owner), and the old owner coming back (its
+   * registration and heartbeat update that row) waits for this commit and then folds it in before it
+   * recovers anything. A live owner, or one that is no longer `expected`, is a ConflictError.
+   */
+  adopt(threadId: string, expected: string | null, closeout: readonly EventDraft[]): StoredEvent[] {
+    const me = this.#host?.name;
+    if (me === undefined) throw new TypeError('Only a host of a fleet adopts threads');
+    return this.#commit(
+      threadId,
+      [...closeout, { type: 'thread.adopted', data: { from: expected, to: me } }],
+      {},
+      () => {
+        const owner = this.#owners.get(threadId);
+        if (owner !== expected)
+          throw new ConflictError(`Thread ${threadId} is run by host ${owner ?? 'none'} now`);
+        if (expected === null) return;
+        const [rows] = this.#channel.exec('continue', [
+          {
+            sql: `SELECT (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint < lease_ms AS live
+                  FROM warden_hosts WHERE name = $1 FOR UPDATE`,
+            params: [expected],
+          },
+        ]);
+        if (rows?.[0]?.live === true)
+          throw new ConflictError(`Thread ${threadId} runs on host ${expected}, whose lease is live`);
+      },
+    );
+  }
+
+  /** The CLIs' transcripts in this database, in the SDK's SessionStore shape (transcript-store.ts). */
+  transcriptStore(): SessionStore {
+    return new PostgresTranscriptStore((statements) => this.#channel.exec('none', statements));
+  }
+
+  #commit(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    options: CommitOptions,
+    /** Runs under the head lock with the replica up to date (a compare-and-set beyond the projector's). */
+    check?: () => void,
+  ): StoredEvent[] {
     const spoolOffset = checkCommitInput(threadId, drafts, options);
     if (drafts.length === 0 && spoolOffset === undefined) return [];
     if (this.#failure !== undefined) throw this.#failure;
     try {
       // Committed without waiting for the WAL flush: durable() makes it durable (the supervisor awaits it).
-      const atHead = this.#commitAtHead(threadId, drafts, spoolOffset);
+      const atHead = check === undefined ? this.#commitAtHead(threadId, drafts, spoolOffset) : undefined;
       if (atHead !== undefined) return this.#committed(atHead);
       const after = this.#replica.seq;
       // The head locked; what other hosts appended since this replica's last event comes with it.
@@ -290,6 +341,7 @@ export class PostgresStore implements Store {
       try {
         this.#noteRows(events);
         this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
+        check?.();
         const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
           this.#channel.exec('commit', appendStatements(prepared, this.#host?.name ?? null));
           committed = true;
@@ -308,9 +360,11 @@ export class PostgresStore implements Store {
   /** Bookkeeping after a commit: owners of the threads it created, the barriers' count. */
   #committed(stored: StoredEvent[]): StoredEvent[] {
     this.#commits += 1;
-    for (const event of stored)
+    for (const event of stored) {
       if (event.type === 'thread.created')
         this.#owners.set(event.threadId, event.data.host ?? this.#host?.name ?? null);
+      if (event.type === 'thread.adopted') this.#owners.set(event.threadId, event.data.to);
+    }
     return stored;
   }
 

@@ -78,6 +78,20 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       `ALTER TABLE warden_events ADD COLUMN host text`,
     ],
   },
+  {
+    version: 3,
+    description: "the CLIs' transcripts, mirrored so that any host can resume a conversation",
+    sql: [
+      `CREATE TABLE warden_transcripts (
+         id bigserial PRIMARY KEY,
+         project_key text NOT NULL,
+         session_id text NOT NULL,
+         subpath text NOT NULL DEFAULT '',
+         entry text NOT NULL
+       )`,
+      `CREATE INDEX warden_transcripts_key ON warden_transcripts (project_key, session_id, subpath, id)`,
+    ],
+  },
 ];
 
 /**
