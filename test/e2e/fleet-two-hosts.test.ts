@@ -185,12 +185,17 @@ describe('a fleet of two hosts on one PostgreSQL (real CLI)', { timeout: 180_000
     const asked = await askOnA(fleet, hostA);
     const cluster = await testCluster();
     const killed = await cluster.sql(
-      `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1`,
-      ['warden-listen:host-a'],
+      `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+        WHERE application_name = $1 AND datname = $2`,
+      ['warden-listen:host-a', databaseOf(fleet.url)],
     );
     assert.equal(killed.length, 1, 'host A had one listener connection');
     const listeners = () =>
-      cluster.sql(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, ['warden-listen:host-a']);
+      // This database's only: other test files run hosts of the same names on databases of their own.
+      cluster.sql(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = $2`, [
+        'warden-listen:host-a',
+        databaseOf(fleet.url),
+      ]);
     while ((await listeners()).length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = performance.now();
     await hostB.decide(asked.data.approvalId, { behavior: 'allow' });
@@ -208,3 +213,8 @@ describe('a fleet of two hosts on one PostgreSQL (real CLI)', { timeout: 180_000
     assertNoProcessLeft(fleet.scratch.home);
   });
 });
+
+/** The database a connection URL names. */
+function databaseOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}

@@ -140,7 +140,11 @@ describe(
         return (await at) - started;
       };
       const listeners = () =>
-        cluster.sql('SELECT pid FROM pg_stat_activity WHERE application_name = $1', ['warden-listen:host-b']);
+        // This database's only: other test files run hosts of the same names on databases of their own.
+        cluster.sql('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = $2', [
+          'warden-listen:host-b',
+          databaseOf(url),
+        ]);
       while ((await listeners()).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const notified: number[] = [];
       for (let i = 0; i < 20; i += 1) notified.push(await delivery());
@@ -148,8 +152,8 @@ describe(
       for (let i = 0; i < 5; i += 1) {
         while ((await listeners()).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
         await cluster.sql(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
-          ['warden-listen:host-b'],
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = $2',
+          ['warden-listen:host-b', databaseOf(url)],
         );
         while ((await listeners()).length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
         swept.push(await delivery());
@@ -349,3 +353,8 @@ describe('a fleet over HTTP', { skip: enabled ? false : 'PostgreSQL is not avail
     assert.equal((await b.api(`/api/threads/${threadId}`)).status, 200);
   });
 });
+
+/** The database a connection URL names. */
+function databaseOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}
