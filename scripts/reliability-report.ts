@@ -225,8 +225,8 @@ function soakSections(soak: Soak | undefined): string[] {
       `${soak.load.interrupts} interrupts, ${soak.load.stops} stops; ${soak.people.decisions.toLocaleString('en')} ` +
       `decisions by simulated people (${soak.people.ok} got 200, ${soak.people.conflicts} got 409, ` +
       `${soak.people.unreachable} found the host down); ${soak.people.races} races of 2–3 people on one approval ` +
-      `(${soak.people.racesOneWinner} with exactly one 200, ${soak.people.racesNoWinner} with none because it was ` +
-      `settled first); ${soak.ws.connected.toLocaleString('en')} WebSocket clients, each replaying from a recent ` +
+      `(${soak.people.racesOneWinner} with exactly one 200, ${soak.people.racesNoWinner} with none: settled first, or the ` +
+      `host was down); ${soak.ws.connected.toLocaleString('en')} WebSocket clients, each replaying from a recent ` +
       `seq then vanishing (${soak.ws.eventsReceived.toLocaleString('en')} events received). The log ended with ` +
       `${soak.load.events.toLocaleString('en')} events.`,
     '',
