@@ -38,9 +38,14 @@ const describe = (error: unknown): string =>
 const supervisor = await Supervisor.open({
   dataDir: config.dataDir,
   query: scriptedQuery(config.script, (report) => {
-    // Called once the turn's result frame has been read and committed (run.ended with it): the log's
-    // last seq is then the last event the clients must see.
-    say({ event: 'turn', report, lastSeq: supervisor.lastSeq(), problems: [...problems] });
+    // Called once the turn's result frame has been read and committed (run.ended with it): once that is
+    // on disk and shown to readers, the log's last seq is the last event the clients must see.
+    const turn = (): void =>
+      say({ event: 'turn', report, lastSeq: supervisor.lastSeq(), problems: [...problems] });
+    supervisor.durable().then(turn, (error: unknown) => {
+      problems.push(`durable ${describe(error)}`);
+      turn();
+    });
   }),
   onWarning: (warning) => problems.push(`warning ${describe(warning)}`),
 });
