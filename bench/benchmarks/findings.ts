@@ -92,9 +92,11 @@ export const SUPERVISOR_SERVER_NOTES: readonly string[] = [
   'Group commit: a commit writes the WAL without an fsync (synchronous=NORMAL) and one fsync on the thread ' +
     'pool makes every commit before it durable (src/store/wal-barrier.ts); a decision’s reply, the CLI’s ' +
     'answer and the events wait for it, and what is committed meanwhile shares the next one. The fsync is no ' +
-    'longer paid on the main thread, once per commit. Measured before and after on the same shared machine ' +
-    '(2 cores, load average 10–20, so far from this page’s figures): 34 → 101–228 decisions/s (POST p50 ' +
-    '97 → 12–32 ms, server CPU per decision 4.6 → 3.0 ms), events appended 193 → ~1,600/s. What is left for ' +
+    'longer paid on the main thread, once per commit. Measured in alternating runs of the code before and ' +
+    'after on the same shared machine (2 cores, load average 10–16, so far from this page’s figures; ' +
+    '2,000 events instead of 20,000): 42–67 → 83–175 decisions/s, POST p50 51–85 → 18–39 ms, p99 ' +
+    '180–313 → 78–176 ms, server CPU per decision 4.2–4.9 → 2.9–3.9 ms; events to 50 clients 117–411 → ' +
+    '453–906/s. What is left for ' +
     '2,000/s is CPU on the one thread (≤ 0.5 ms per decision): projection reads, the commit itself, HTTP ' +
     '(undici’s Request, web streams), the stream to the watching client.',
   'Where an event’s time goes: the commit (~0.3–0.4 ms with its fsync; bench/store.ts measures the store ' +
