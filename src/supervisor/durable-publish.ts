@@ -36,8 +36,8 @@ export class DurablePublisher {
   }
 
   /**
-   * The log may be shown up to this seq: every event of ours up to it is durable (events other hosts
-   * appended to a shared store were durable when they committed).
+   * The log may be shown up to this seq: every event committed through here up to it is durable. Events
+   * other hosts appended to a shared store are not held back here: that store answers for them.
    */
   get visibleThrough(): number {
     const first = this.#queue[0]?.[0];
