@@ -2,7 +2,7 @@
 // The HTTP API, one function per call. Same origin, so the login cookie goes along by itself. A failed
 // call throws ApiError carrying the HTTP status and the server's `{error: {code, message}}`.
 
-/** @import { ApprovalItem, ApprovalRecord, Decision, GrantScope, ThreadDeadlines, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView } from './types.js' */
+/** @import { ApprovalItem, ApprovalRecord, Decision, GrantScope, ThreadDeadlines, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView, HostRecord } from './types.js' */
 
 export class ApiError extends Error {
   /**
@@ -63,6 +63,15 @@ async function call(method, path, body) {
 export async function listThreads() {
   const json = await call('GET', '/api/threads');
   return { threads: json?.threads ?? [], lastSeq: json?.lastSeq ?? 0 };
+}
+
+/**
+ * The hosts of a fleet and their leases (none outside a fleet).
+ * @returns {Promise<HostRecord[]>}
+ */
+export async function listHosts() {
+  const json = await call('GET', '/api/hosts');
+  return json?.hosts ?? [];
 }
 
 /**

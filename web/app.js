@@ -81,6 +81,9 @@ function fillHelp() {
   );
 }
 
+/** How often the page asks for the fleet's leases. */
+const HOST_POLL_MS = 2000;
+
 async function start() {
   fillHelp();
   startTicker();
@@ -110,6 +113,14 @@ async function start() {
     onSessionEnded: () => showStartError(new api.ApiError(401, 'SESSION_ENDED', 'The browser session ended')),
   });
   live.start();
+  // In a fleet, a host whose lease runs out is shown as unreachable: its lease is polled, as no event says so.
+  if ([...state.threads.values()].some((thread) => thread.host) || approvals.approvals.some((a) => a.host))
+    setInterval(() => {
+      api.listHosts().then(
+        (hosts) => state.setHosts(hosts),
+        () => undefined,
+      );
+    }, HOST_POLL_MS);
   // Come back at once when the network or the tab does, instead of waiting out the backoff.
   window.addEventListener('online', () => live.retryNow());
   document.addEventListener('visibilitychange', () => {

@@ -218,7 +218,17 @@ export class InboxView {
     this.needThread(approval.threadId);
     const subagent = approval.subagentId === null ? undefined : this.state.subagents.get(approval.subagentId);
     const finished = run !== undefined && run.status !== 'running' && run.status !== 'queued';
+    const host = this.state.hostOf(approval.threadId, approval.host);
     return [
+      host !== undefined && !host.reachable
+        ? h(
+            'strong',
+            { class: 'host-unreachable' },
+            'Host ',
+            visibleText(host.name),
+            ` unreachable since ${host.lastSeen === null ? 'it started' : new Date(host.lastSeen).toLocaleTimeString()}: a decision waits until it is back. `,
+          )
+        : null,
       'from thread ',
       h(
         'a',

@@ -4,7 +4,7 @@
 // already showed), so every merge only moves a record forward — a settled approval never turns pending
 // again, a finished run never runs again — and applying the same event twice changes nothing.
 
-/** @import { ApprovalItem, GrantedRule, RunRecord, StoredEvent, SubagentRecord, ThreadListItem, ThreadRecord, ThreadView } from './types.js' */
+/** @import { ApprovalItem, GrantedRule, RunRecord, StoredEvent, SubagentRecord, ThreadListItem, ThreadRecord, ThreadView, HostRecord, ThreadHost } from './types.js' */
 
 const APPROVAL_RANK = { pending: 0, allowed: 1, denied: 1, cancelled: 1, expired: 1 };
 const RUN_RANK = { queued: 0, running: 1, completed: 2, failed: 2, interrupted: 2 };
@@ -34,6 +34,8 @@ export class State {
   /** @type {Map<string, StoredEvent[]>} */ logs = new Map();
   /** The highest global seq applied: where a reconnect resumes. */
   lastSeq = 0;
+  /** In a fleet, each host's lease as last polled (a lease that runs out is no event of the log). */
+  /** @type {Map<string, HostRecord>} */ hosts = new Map();
   /** @type {Set<() => void>} */ #listeners = new Set();
   #scheduled = false;
 
@@ -66,6 +68,27 @@ export class State {
     for (const subagent of view.subagents) this.#addSubagent(subagent);
     for (const approval of view.approvals) this.addApproval(approval);
     this.changed();
+  }
+
+  /** @param {HostRecord[]} hosts */
+  setHosts(hosts) {
+    const changed = hosts.some((host) => this.hosts.get(host.name)?.live !== host.live);
+    this.hosts = new Map(hosts.map((host) => [host.name, host]));
+    if (changed) this.changed();
+  }
+
+  /**
+   * The host that runs the thread, with its lease as last polled; undefined outside a fleet.
+   * @param {string} threadId
+   * @param {ThreadHost | null | undefined} known what the approval's own snapshot said
+   * @returns {ThreadHost | undefined}
+   */
+  hostOf(threadId, known) {
+    const name = this.threads.get(threadId)?.host?.name ?? known?.name;
+    if (name === undefined) return undefined;
+    const polled = this.hosts.get(name);
+    if (polled === undefined) return known ?? undefined;
+    return { name, reachable: polled.live, lastSeen: polled.heartbeatAt };
   }
 
   /** @param {ApprovalItem} approval */

@@ -92,12 +92,22 @@
 
 /**
  * A row of the thread list: the record plus what a sidebar shows.
- * @typedef {ThreadRecord & { pendingApprovals: number, busy: boolean }} ThreadListItem
+ * @typedef {ThreadRecord & { pendingApprovals: number, busy: boolean, host?: ThreadHost | null }} ThreadListItem
+ */
+
+/**
+ * In a fleet, the host that runs a thread; `reachable` is false once its lease expired.
+ * @typedef {{ name: string, reachable: boolean, lastSeen: string | null }} ThreadHost
+ */
+
+/**
+ * A host of a fleet as `GET /api/hosts` lists it.
+ * @typedef {{ name: string, live: boolean, heartbeatAt: string }} HostRecord
  */
 
 /**
  * A pending approval as the inbox endpoint sends it: with its thread's folder and its subagent's name.
- * @typedef {ApprovalRecord & { subagentDescription?: string | null, cwd?: string, threadTitle?: string | null }} ApprovalItem
+ * @typedef {ApprovalRecord & { subagentDescription?: string | null, cwd?: string, threadTitle?: string | null, host?: ThreadHost | null }} ApprovalItem
  */
 
 /**

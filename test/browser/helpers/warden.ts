@@ -43,12 +43,13 @@ export interface Warden {
 
 /**
  * `buildScript` gets the scratch directories, for tool calls that name files in the project;
- * `idleParkMs` is the supervisor's (its default when absent).
+ * `idleParkMs` is the supervisor's (its default when absent); with `fleet`, the supervisor is that host
+ * of a fleet on that PostgreSQL database.
  */
 export async function startWarden(
   t: TestContext,
   buildScript: (scratch: Scratch) => MockScript,
-  { idleParkMs }: { idleParkMs?: number } = {},
+  { idleParkMs, fleet }: { idleParkMs?: number; fleet?: { store: string; hostName: string } } = {},
 ): Promise<Warden> {
   const scratch = createScratch();
   const dataDir = join(scratch.dir, 'data');
@@ -77,6 +78,7 @@ export async function startWarden(
     claudePath: pinnedClaudePath(),
     env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
     ...(idleParkMs === undefined ? {} : { idleParkMs }),
+    ...(fleet === undefined ? {} : { store: fleet.store, host: { name: fleet.hostName } }),
   });
   parts.supervisor = supervisor;
   // One registry for every server object of this test: a restarted server keeps the browser signed in,
