@@ -32,7 +32,7 @@ import {
   offsetsOf,
 } from './log-queries.js';
 import { pendingCommandsStatement } from './command-queries.js';
-import { Replica } from './replica.js';
+import { Replica, type PreparedCommit } from './replica.js';
 import {
   heartbeat,
   hostsOfRows,
@@ -333,7 +333,13 @@ export class PostgresStore implements Store {
       // The head locked; what other hosts appended since this replica's last event comes with it.
       const [head, events, audit, offsets] = this.#channel.exec(
         'begin',
-        [lockHeadAsync, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
+        // A checked commit (an adoption) is durable at COMMIT: no barrier is awaited after it.
+        [
+          check === undefined ? lockHeadAsync : lockHead,
+          eventsAfter(after, null),
+          lastAudit,
+          offsetsFor(after, null),
+        ],
         { unlessFirstSeq: after },
       );
       this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
@@ -369,12 +375,13 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * The common case in one request (BEGIN, one statement, COMMIT): when this replica has every event (the
-   * head is where its last fold left it), the drafts are applied to it and written without locking the
-   * head first; appendAtHead writes only if the head is still there. Undefined: take the general path —
-   * the head moved (nothing was written), or the drafts did not fit this replica (it may be behind; the
-   * general path decides against the log as it is). A failure of the statement itself is thrown: it may
-   * have committed, and is never written twice.
+   * The common case in one request and one round trip (one statement, its own transaction): when this
+   * replica has every event (the head is where its last fold left it), the drafts are applied to it and
+   * written without locking the head first; appendAtHead writes only if the head is still there.
+   * Undefined: take the general path — the head moved (nothing was written), or the drafts did not fit
+   * this replica (it may be behind; the general path decides against the log as it is). A statement that
+   * failed with its connection is looked up in the log: there, it counts as committed; not there, it is
+   * run again by the general path; the log unreadable, the failure is thrown. Never written twice.
    */
   #commitAtHead(
     threadId: string,
@@ -388,13 +395,46 @@ export class PostgresStore implements Store {
     try {
       return this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
         sent = true;
-        const [rows] = this.#channel.exec('once', [appendAtHead(prepared, this.#host?.name ?? null, head)]);
+        let rows: Record<string, unknown>[] | undefined;
+        try {
+          [rows] = this.#channel.exec('write', [appendAtHead(prepared, this.#host?.name ?? null, head)]);
+        } catch (error) {
+          // The connection broke (a server restarted, a connection cut since the last call): the
+          // statement may or may not have committed, and the log says which. Not written: the general
+          // path runs it again on a fresh connection.
+          if (this.#wrote(prepared)) return;
+          if (error instanceof StoreError) throw moved;
+          throw error;
+        }
         if (rows?.length !== 1) throw moved;
       });
     } catch (error) {
       if (!sent || error === moved) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Whether the log holds `prepared`'s first event as this host wrote it (same thread, thread_seq, time
+   * and host). Throws the read's StoreError when the server cannot say.
+   */
+  #wrote(prepared: PreparedCommit): boolean {
+    const first = prepared.events[0];
+    if (first === undefined) return false;
+    const [rows] = this.#channel.exec('none', [
+      {
+        sql: 'SELECT thread_id, thread_seq, at, host FROM warden_events WHERE seq = $1',
+        params: [first.seq],
+      },
+    ]);
+    const row = rows?.[0];
+    return (
+      row !== undefined &&
+      row.thread_id === first.threadId &&
+      Number(row.thread_seq) === first.threadSeq &&
+      row.at === first.at &&
+      (row.host ?? null) === (this.#host?.name ?? null)
+    );
   }
 
   /**

@@ -10,9 +10,10 @@ export interface Statement {
 /**
  * Where a request stands in a transaction: `none` runs each statement on its own (autocommit); `begin`
  * opens one and leaves it open; `continue` runs inside the open one; `commit` runs inside it and commits;
- * `once` opens, runs and commits in one request.
+ * `once` opens, runs and commits in one request; `write` runs one statement on its own (autocommit) and
+ * never again on a fresh connection: it may have committed before the old one broke.
  */
-export type TransactionStep = 'none' | 'begin' | 'continue' | 'commit' | 'once';
+export type TransactionStep = 'none' | 'begin' | 'continue' | 'commit' | 'once' | 'write';
 
 export type WorkerRequest =
   | {

@@ -108,7 +108,7 @@ class Connection {
     const begin = tx === 'begin' || tx === 'once';
     const commit = tx === 'commit' || tx === 'once';
     // A transaction left open by a request the store gave up on is abandoned before anything new runs.
-    if (tx === 'none') await this.rollback();
+    if (tx === 'none' || tx === 'write') await this.rollback();
     if ((tx === 'continue' || tx === 'commit') && !this.#inTransaction)
       throw Object.assign(new Error('The transaction was lost (the connection broke or timed out)'), {
         kind: 'connection',
@@ -129,7 +129,7 @@ class Connection {
           await client.query('BEGIN');
         }
         this.#inTransaction = true;
-      } else if (!this.#inTransaction && statements.length > 0 && !commit) {
+      } else if (!this.#inTransaction && statements.length > 0 && !commit && tx !== 'write') {
         // An autocommit read: retried once on a fresh connection if the old one was found dead.
         try {
           const first = statements[0]!;
