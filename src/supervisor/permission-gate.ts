@@ -306,18 +306,31 @@ async function awaitDecision(
       return;
     }
     const reason = cancelReason(session, runId, subagentId, signal.reason);
+    const withdrawnAnswer: PermissionResult = {
+      behavior: 'deny',
+      message: `The request was withdrawn (${reason})`,
+    };
     try {
       core.commit(host.threadId, [{ type: 'approval.cancelled', data: { approvalId, reason } }]);
     } catch (error) {
-      // Already settled (decided, or cancelled by interrupt/stop first): the first change stands.
-      if (!(error instanceof ConflictError))
-        core.warn(
-          WardenError.isWardenError(error)
-            ? error
-            : new StoreError(`Could not cancel approval ${approvalId}`, { cause: error }),
+      if (error instanceof ConflictError) {
+        // Already settled (decided, or cancelled by interrupt/stop first): the first change stands, and
+        // its answer, not a withdrawal, ends the call once it is on disk (the publisher gives it then;
+        // this only makes sure the call ends). Nobody reads it, but what was said matches the log.
+        const settled = core.store.getApproval(approvalId);
+        void core.durable().then(
+          () => core.waiters.abandon(approvalId, settled ? settledAnswer(settled, input) : withdrawnAnswer),
+          () => core.waiters.abandon(approvalId, withdrawnAnswer),
         );
+        return;
+      }
+      core.warn(
+        WardenError.isWardenError(error)
+          ? error
+          : new StoreError(`Could not cancel approval ${approvalId}`, { cause: error }),
+      );
     }
-    core.waiters.abandon(approvalId, { behavior: 'deny', message: `The request was withdrawn (${reason})` });
+    core.waiters.abandon(approvalId, withdrawnAnswer);
   };
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });

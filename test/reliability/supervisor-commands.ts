@@ -88,7 +88,7 @@ export class CreateThread implements Command {
  * send(): with no turn open, the CLI opens one for the message (its init frame names it); during a turn
  * the message is queued, and the CLI takes it when the turn ends.
  */
-class Send implements Command {
+export class Send implements Command {
   constructor(readonly pick: number) {}
   check = (m: Readonly<Model>): boolean => {
     const t = pickThread(m, this.pick);
@@ -169,7 +169,7 @@ class Result implements Command {
  * still has running subagents), from a running background subagent, or naming an agent Warden does not
  * know (a foreground subagent, owned by the turn in progress). With no run to own it, it is denied.
  */
-class Ask implements Command {
+export class Ask implements Command {
   constructor(
     readonly pick: number,
     readonly kind: Kind,
@@ -453,7 +453,7 @@ type Rival = 'withdraw' | 'decide' | 'die' | 'stop' | 'interrupt' | 'full-access
  * without waiting in between: whichever wins, the request is settled once and the CLI hears what the log
  * says. The winner is read from the real side; everything else the rival does is predicted.
  */
-class Race implements Command {
+export class Race implements Command {
   constructor(
     readonly pick: number,
     readonly behavior: 'allow' | 'deny',

@@ -2,18 +2,13 @@
 // CLI frames and requests from a scripted CLI, process deaths and host restarts, each step checked against
 // a small model and the invariants (supervisor-invariants.ts). Bounded for `npm test`; WARDEN_MODEL_RUNS
 // raises the number of histories (and WARDEN_MODEL_SECONDS the time allowed) for a longer campaign.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { Supervisor } from '../../src/supervisor/index.js';
-import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
 import { storeBackends } from '../helpers/store-backends.js';
-import { CreateThread, commandArbitrary } from './supervisor-commands.js';
-import { emptyModel, Real } from './supervisor-model.js';
+import { commandArbitrary } from './supervisor-commands.js';
+import { runHistory } from './supervisor-history.js';
 
 const RUNS = Number(process.env.WARDEN_MODEL_RUNS ?? 40);
 const SECONDS = Number(process.env.WARDEN_MODEL_SECONDS ?? (process.env.WARDEN_MODEL_RUNS ? 3600 : 30));
@@ -32,30 +27,9 @@ for (const backend of storeBackends())
         fc.commands([commandArbitrary], { maxCommands: MAX_COMMANDS, size: 'max' }),
         async (commands) => {
           histories += 1;
-          const root = mkdtempSync(join(tmpdir(), 'warden-model-'));
-          const { query, made } = fakeQueries();
-          const warnings: unknown[] = [];
-          const store = await backend.acquire();
-          const options = {
-            dataDir: join(root, 'data'),
-            ...store.options,
-            query,
-            onWarning: (w: unknown) => warnings.push(w),
-          };
-          const real = new Real(await Supervisor.open(options), options, made, root, backend);
-          const model = emptyModel();
-          try {
-            // Every history starts with one supervised thread (most commands need one).
-            await new CreateThread('supervised').run(model, real);
-            await fc.asyncModelRun(() => ({ model, real }), commands);
-          } finally {
-            await real.sup.close().catch(() => undefined);
-            store.release();
-            rmSync(root, { recursive: true, force: true });
-            for (const [name, n] of real.counts) {
-              operations.set(name, (operations.get(name) ?? 0) + n);
-              steps += n;
-            }
+          for (const [name, n] of await runHistory(backend, commands)) {
+            operations.set(name, (operations.get(name) ?? 0) + n);
+            steps += n;
           }
         },
       ),
