@@ -216,6 +216,8 @@ export class Transcript {
       case 'thread.rules_granted':
       case 'thread.rule_revoked':
       case 'thread.deadlines_set':
+      case 'thread.command_requested':
+      case 'thread.command_done':
       case 'session.started':
       case 'session.initialized':
       case 'session.stopping':
