@@ -37,7 +37,9 @@ export class DurablePublisher {
 
   /**
    * The log may be shown up to this seq: every event committed through here up to it is durable. Events
-   * other hosts appended to a shared store are not held back here: that store answers for them.
+   * other hosts appended to a shared store are not held back here: a reader may see one a moment before
+   * the server has flushed it (a crash of the database server in that moment could take back an event
+   * shown, never one acknowledged: the host that wrote it answers nobody before its own barrier).
    */
   get visibleThrough(): number {
     const first = this.#queue[0]?.[0];
