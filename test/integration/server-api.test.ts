@@ -172,6 +172,7 @@ describe('server API: requests and errors', () => {
     const detail = await api(`/api/threads/${id}`);
     assert.deepEqual(Object.keys(detail.json).sort(), [
       'approvals',
+      'host',
       'lastSeq',
       'runs',
       'subagents',
@@ -179,6 +180,7 @@ describe('server API: requests and errors', () => {
       'timeline',
     ]);
     assert.equal(detail.json.lastSeq, 2);
+    assert.equal(detail.json.host, null, 'no fleet: no host to name');
     const events = await api(`/api/threads/${id}/events?since=1`);
     assert.deepEqual(
       events.json.events.map((e: any) => e.type),
