@@ -6,11 +6,9 @@
 // adoption is a conflict) and resumes the conversation from the transcript mirrored in PostgreSQL — the
 // mock sees the earlier messages — and A, restarted afterwards, leaves the thread alone.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +24,7 @@ import {
 } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
+import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -39,31 +38,8 @@ interface Reported {
   thread?: { id: string };
 }
 
-interface HostProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  waitFor(match: (line: Reported) => boolean): Promise<Reported>;
-}
-
-function startHost(config: Record<string, unknown>): HostProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const lines: Reported[] = [];
-  const errors: string[] = [];
-  child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
-  void (async () => {
-    for await (const line of createInterface({ input: child.stdout }))
-      lines.push(JSON.parse(line) as Reported);
-  })();
-  return {
-    child,
-    waitFor: (match) =>
-      until(
-        () => lines.find(match),
-        () => `the host did not report what was awaited; stderr: ${errors.join('')}`,
-      ),
-  };
-}
+type HostProcess = GenericHostProcess<Reported>;
+const startHost = (config: Record<string, unknown>): HostProcess => startHostProcess<Reported>(HOST, config);
 
 /** Polls `probe` until it gives something (at most 60 s; the machine is loaded). */
 async function until<T>(probe: () => T | undefined, what: () => string): Promise<T> {

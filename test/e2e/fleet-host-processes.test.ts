@@ -4,11 +4,9 @@
 // ConflictErrors; A's CLI gets one answer (the mock sees one tool result) and its run ends; B's event
 // stream saw every event of the log once, in order, the ones A committed included.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +21,7 @@ import {
 } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
+import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -35,53 +34,8 @@ interface Reported {
   decided?: { won: number; conflicts: number; other: string[] };
 }
 
-interface HostProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: Reported[];
-  /** The first line (already read or to come) that matches; fails after 60 s. */
-  waitFor(match: (line: Reported) => boolean): Promise<Reported>;
-  stderr(): string;
-}
-
-function startHost(config: Record<string, unknown>): HostProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const lines: Reported[] = [];
-  const wakers = new Set<() => void>();
-  const errors: string[] = [];
-  child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
-  void (async () => {
-    for await (const line of createInterface({ input: child.stdout })) {
-      lines.push(JSON.parse(line) as Reported);
-      for (const wake of wakers) wake();
-    }
-    for (const wake of wakers) wake();
-  })();
-  return {
-    child,
-    lines,
-    stderr: () => errors.join(''),
-    async waitFor(match) {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const found = lines.find(match);
-        if (found !== undefined) return found;
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`The host did not report what was awaited; stderr: ${errors.join('')}`);
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            wakers.delete(wake);
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(wake, 1000);
-          wakers.add(wake);
-        });
-      }
-    },
-  };
-}
+type HostProcess = GenericHostProcess<Reported>;
+const startHost = (config: Record<string, unknown>): HostProcess => startHostProcess<Reported>(HOST, config);
 
 const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 
