@@ -2,7 +2,8 @@
 // docs/reliability/results/: campaign.json (the model-based test and the fuzzers, written by
 // scripts/reliability-campaign.ts), soak.json (scripts/soak.ts) and storage-faults.json (the storage fault
 // tests, when they have written one). Each run rewrites only its own file, and every run re-renders the
-// whole page, so the sections merge. `node --import tsx scripts/reliability-report.ts` re-renders alone.
+// whole page, so the sections merge. The bugs these runs found and what became of them are kept by hand in
+// docs/reliability/fixed.json ([{ "part", "bug", "test" }]): a fix is a commit, not a run's result. `node --import tsx scripts/reliability-report.ts` re-renders alone.
 //
 // A results file other than the soak's may take this generic shape (fields optional but `command`):
 //   { "command": "…", "date": "…", "seconds": 60, "summary": ["[reliability] … lines"],
@@ -16,8 +17,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const RESULTS_DIR = `${ROOT}docs/reliability/results`;
 const REPORT = `${ROOT}RELIABILITY.md`;
 const SVG = `${ROOT}docs/reliability/soak.svg`;
+const FIXED = `${ROOT}docs/reliability/fixed.json`;
 
 interface Fixed {
+  /** Which run found it (the hand-kept list says; a run's own results leave it out). */
+  part?: string;
   bug: string;
   test: string;
 }
@@ -319,11 +323,12 @@ function warningLines(soak: Soak): string[] {
 }
 
 function fixedSection(parts: (Generic | Soak | undefined)[]): string[] {
-  const fixed = parts.flatMap((p) => p?.fixed ?? []);
+  const kept = existsSync(FIXED) ? (JSON.parse(readFileSync(FIXED, 'utf8')) as Fixed[]) : [];
+  const fixed = [...kept, ...parts.flatMap((p) => p?.fixed ?? [])];
   const lines = ['## Failed and fixed', ''];
   if (fixed.length === 0) return [...lines, 'No Warden bug has been found by these runs so far.', ''];
-  lines.push('| Bug | Regression test |', '| --- | --- |');
-  for (const { bug, test } of fixed) lines.push(`| ${bug} | ${test} |`);
+  lines.push('| Found by | Bug | Regression test |', '| --- | --- | --- |');
+  for (const { part, bug, test } of fixed) lines.push(`| ${part ?? ''} | ${bug} | ${test} |`);
   return [...lines, ''];
 }
 
