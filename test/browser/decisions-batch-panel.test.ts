@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 
 import { scenario } from '../../src/testing/index.js';
 import { signal } from '../e2e/helpers/sdk-session.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer, whenActionable } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { photograph } from './helpers/photograph.js';
 import { startWarden } from './helpers/warden.js';
@@ -110,8 +110,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     assert.ok(elsewhere !== undefined);
     await supervisor.decide(elsewhere, { behavior: 'allow' });
     await preview.locator(`li.settled[data-approval-id="${elsewhere}"]`).waitFor();
-    await whenActionable(preview);
-    await preview.getByRole('button', { name: 'Deny all 3' }).click();
+    await clickAnswer(preview, preview.getByRole('button', { name: 'Deny all 3' }));
     const result = panel.locator('.batch-result');
     await result.locator('.batch-done', { hasText: 'Denied 2 of 3.' }).waitFor();
     assert.equal(
@@ -138,8 +137,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     const byRule = pendingOf(other.id).find((a) => a.input.file_path === MAIN_FILES[0]);
     assert.ok(byRule !== undefined);
     assert.deepEqual(await listedIds(preview), [byRule.id]);
-    await whenActionable(preview);
-    await preview.getByRole('button', { name: 'Approve all 1' }).click();
+    await clickAnswer(preview, preview.getByRole('button', { name: 'Approve all 1' }));
     await result.locator('.batch-done', { hasText: 'Approved 1 of 1.' }).waitFor();
     assert.equal(supervisor.getApproval(byRule.id).status, 'allowed');
 
@@ -151,8 +149,7 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     const last = pendingOf(other.id);
     assert.equal(last.length, 1);
     assert.deepEqual(await listedIds(preview), [last[0]?.id]);
-    await whenActionable(preview);
-    await preview.getByRole('button', { name: 'Approve all 1' }).click();
+    await clickAnswer(preview, preview.getByRole('button', { name: 'Approve all 1' }));
     await result.locator('.batch-done', { hasText: 'Approved 1 of 1.' }).waitFor();
     assert.equal(supervisor.listApprovals({ status: 'pending' }).length, 0);
     await page.locator('.inbox .empty').waitFor({ state: 'visible' });

@@ -12,7 +12,7 @@ import type { Locator } from 'playwright-core';
 
 import type { SupervisorEvent } from '../../src/supervisor/index.js';
 import { ASKED_COMMAND, decisionsScript, EDITED_COMMAND } from '../e2e/helpers/decisions-scripts.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer, whenActionable } from './helpers/actionable.js';
 import { openBrowser, SCREENSHOTS } from './helpers/browser.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden, type Warden } from './helpers/warden.js';
@@ -55,8 +55,7 @@ describe('decision cards', { timeout: 180_000 }, () => {
     await card.getByLabel('Your own answer to: Which checks should run before a release?').fill('Lint');
     await photograph(card, 'card-question');
     // A screenshot may scroll the card, which starts its half second on screen again.
-    await whenActionable(card);
-    await card.getByRole('button', { name: 'Send answers' }).click();
+    await clickAnswer(card, card.getByRole('button', { name: 'Send answers' }));
     await card.waitFor({ state: 'detached' });
 
     const result = await runResult(warden, threadId);
@@ -92,8 +91,7 @@ describe('decision cards', { timeout: 180_000 }, () => {
     await photograph(card, 'card-plan');
 
     await card.getByLabel(/Send back with feedback/).fill('Also log each health check.');
-    await whenActionable(card);
-    await card.getByRole('button', { name: /^Send back/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /^Send back/ }));
     await card.waitFor({ state: 'detached' });
     assert.equal(await runResult(warden, thread.id), 'Plan sent back: Also log each health check.');
     const [approval] = warden.supervisor.listApprovals({ threadId: thread.id });
@@ -112,8 +110,7 @@ describe('decision cards', { timeout: 180_000 }, () => {
     await card.getByLabel('Command to run instead').fill(EDITED_COMMAND);
     await card.locator('.edit-diff .add', { hasText: EDITED_COMMAND }).waitFor();
     await photograph(card, 'card-edited');
-    await whenActionable(card);
-    await card.getByRole('button', { name: 'Approve edited' }).click();
+    await clickAnswer(card, card.getByRole('button', { name: 'Approve edited' }));
     await card.waitFor({ state: 'detached' });
 
     assert.equal(await runResult(warden, threadId), 'Tool said: the edited command ran');
@@ -137,8 +134,7 @@ describe('decision cards', { timeout: 180_000 }, () => {
     const card = page.locator('.approval.tool-approval');
     await card.waitFor();
     await card.getByLabel('Reason for denying (the agent reads it)').fill('Stop here.');
-    await whenActionable(card);
-    await card.getByRole('button', { name: 'Deny and stop turn' }).click();
+    await clickAnswer(card, card.getByRole('button', { name: 'Deny and stop turn' }));
     await card.waitFor({ state: 'detached' });
     const ended = (await warden.waitForEvent(
       (e) => e.type === 'run.ended' && e.threadId === threadId,

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import type { SupervisorEvent } from '../../src/supervisor/index.js';
 import { scenario } from '../../src/testing/index.js';
 import { openBrowser } from './helpers/browser.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 import { photograph } from './helpers/photograph.js';
 import { startWarden } from './helpers/warden.js';
 
@@ -81,8 +81,7 @@ describe('deadlines on cards', { timeout: 180_000 }, () => {
     }
     await photograph(card, 'card-deadline');
     // Taking the picture may scroll the card, which starts its half second on screen again.
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await warden.waitForEvent((e) => e.type === 'run.ended' && e.threadId === threadId);
 

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 
 import { scenario } from '../../src/testing/index.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { photograph } from './helpers/photograph.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
@@ -78,8 +78,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
       'Always allow in this thread: Read(//etc/**)',
       'the line above the button is what will be sent',
     );
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Always allow/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
     const error = card.locator('.always-error');
     await error.filter({ hasText: 'wider than the rules shown' }).waitFor();
     assert.match((await error.textContent()) ?? '', /^Not sent: rules\[0\] "Read\(\/\/etc\/\*\*\)" is wider/);
@@ -93,8 +92,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     await card.getByRole('button', { name: 'Back to the rules offered' }).click();
     assert.equal(await card.locator('.always-rules').textContent(), `Always allow in this thread: ${RULE}`);
     assert.equal(await error.isHidden(), true, 'the old reason goes once the rules change');
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Always allow/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
     await card.waitFor({ state: 'detached' });
     await warden.waitForEvent((e) => e.type === 'approval.decided' && e.data.approvalId === approvalId);
     assert.deepEqual(bodies[1], { behavior: 'allow_always', scope: 'thread', rules: [RULE] });
@@ -136,8 +134,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
       `Always allow in this CLI session: ${rule}`,
     );
     await card.getByLabel('this project').check();
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Always allow/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
     await card.waitFor({ state: 'detached' });
     await warden.waitForEvent((e) => e.type === 'run.ended' && e.threadId === threadId);
     assert.equal(existsSync(join(warden.scratch.cwd, 'project.txt')), true);

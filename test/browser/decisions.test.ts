@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer, whenActionable } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
@@ -17,8 +17,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
 
     const card = page.locator('.approval', { hasText: 'touch deny.txt' });
     await card.getByLabel('Reason for denying (the agent reads it)').fill('No new files <b>today</b>');
-    await whenActionable(card);
-    await card.getByRole('button', { name: /^Deny( d)?$/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /^Deny( d)?$/ }));
     await card.waitFor({ state: 'detached' });
     await runEnded(warden, threadId);
 
@@ -98,8 +97,7 @@ describe('deciding in the inbox', { timeout: 120_000 }, () => {
 
     holdEvents = true;
     await warden.supervisor.decide(approvalId, { behavior: 'allow' });
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
 
     await page.locator('.toast', { hasText: 'Already settled elsewhere' }).waitFor();
     await card.waitFor({ state: 'detached' });

@@ -15,7 +15,7 @@ import { openBrowser } from './helpers/browser.js';
 import { DEMO_PROMPT, EDIT_PROMPT, NOTES, SUBAGENT_DESCRIPTION, demoScript } from './helpers/scenarios.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden } from './helpers/warden.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 
 test(
   'a subagent’s approval after its run completed is answered from the inbox',
@@ -66,8 +66,7 @@ test(
     assert.match(diff, /^ {2}Nothing is tested yet\.$/m, 'unchanged lines are context');
     await screenshot('demo-inbox');
 
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     assert.equal(await page.locator('.approval').count(), 1, 'the edit still waits');
     assert.equal(warden.supervisor.getApproval(edit.approvalId).status, 'pending');

@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../e2e/helpers/server-command.js';
 import { processesUsingHome } from '../e2e/helpers/sdk-session.js';
 import { waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
 import { openBrowser } from './helpers/browser.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 
 test(
   'npm start: the run completes, then — seconds later — the subagent asks',
@@ -99,11 +99,9 @@ test(
 
     // Approve both requests from the inbox; the subagent reports and the CLI's own turn follows.
     await page.getByRole('link', { name: /^Inbox/ }).click();
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
     const bash = page.locator('.approval', { hasText: 'cat /etc/os-release' });
-    await whenActionable(bash);
-    await bash.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(bash, bash.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await bash.waitFor({ state: 'detached' });
     await page.locator(`.thread-list a[data-thread-id="${printed.threadId}"]`).click();

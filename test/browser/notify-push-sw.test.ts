@@ -17,7 +17,7 @@ import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { pagePoll } from './helpers/pwa-page.js';
 import { startWarden, WEB_ROOT } from './helpers/warden.js';
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 
 interface Shown {
   title: string;
@@ -110,8 +110,7 @@ test(
     const second = await deliver(3);
     await until(worker, second.tag, (n) => n[0]?.actions.length === 2);
     const card = page.locator('.approval', { hasText: 'two.txt' });
-    await whenActionable(card);
-    await card.getByRole('button', { name: /Approve once/ }).click();
+    await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await deliver(4);
     const replaced = await until(worker, second.tag, (n) => n[0]?.title === 'Answered elsewhere');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
@@ -32,8 +32,7 @@ test('reconnects after the server drops the WebSocket and catches up', { timeout
   const card = page.locator('.approval', { hasText: 'touch during.txt' });
   await card.waitFor();
   assert.equal(await page.locator('.approval').count(), 2, 'nothing was lost or shown twice');
-  await whenActionable(card);
-  await card.getByRole('button', { name: /Approve once/ }).click();
+  await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
   await card.waitFor({ state: 'detached' });
   await runEnded(warden, during!.threadId);
   assert.equal(warden.supervisor.getApproval(during!.approvalId).status, 'allowed');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { whenActionable } from './helpers/actionable.js';
+import { clickAnswer } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
@@ -22,8 +22,10 @@ test(
     const timeline = page.locator('.timeline');
     const first = timeline.locator('.item.tool-call', { hasText: 'touch one.txt' });
     await first.locator('.badge.pending').waitFor();
-    await whenActionable(first.locator('.pending-approval'));
-    await first.getByRole('button', { name: /Always allow/ }).click();
+    await clickAnswer(
+      first.locator('.pending-approval'),
+      first.getByRole('button', { name: /Always allow/ }),
+    );
     await first.locator('.badge.allowed', { hasText: 'always allowed by you' }).waitFor();
     await runEnded(warden, threadId);
     assert.equal(warden.supervisor.getApproval(approvalId).decision?.behavior, 'allow_always');
