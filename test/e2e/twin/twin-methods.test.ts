@@ -68,7 +68,7 @@ describe('twin: Query methods', { timeout: 300_000 }, () => {
       errors: {},
     });
     assert.deepEqual(result.warden.calls, [{ text: 'hello' }]);
-    assert.equal(lastResultText(result.warden.messages), 'tools said: pong / echo: hello');
+    assert.equal(lastResultText(result.warden.messages), 'tools said: echo: hello');
   });
 
   it('Warden reported no warnings', () => {

@@ -247,10 +247,10 @@ export const setMcpServers: TwinScenario = {
       .on('one')
       .thenAnswer('No servers yet.')
       .on('two')
-      .callTools([
-        { name: 'mcp__resources__ping', input: {} },
-        { name: 'mcp__inproc__echo', input: { text: 'hello' } },
-      ])
+      // One tool after the other: two calls in one message finish in either order, and the messages
+      // of the two SDKs' runs would then differ by timing alone.
+      .callTool('mcp__resources__ping', {})
+      .callTool('mcp__inproc__echo', { text: 'hello' })
       .thenAnswer((ctx) => `tools said: ${ctx.toolResults.map((r) => r.text).join(' / ')}`)
       .build();
     const options = await env.start(script);
