@@ -25,6 +25,7 @@ import {
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
+import { startAskingModel } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -63,18 +64,7 @@ const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, () => {
   it('shows as unreachable once its lease expires; restarted, it re-attaches and a decision from B reaches its CLI', async (t) => {
     const scratch = createScratch('warden-gone-');
-    let toolResults = 0;
-    const inner = scenario()
-      .on('ask')
-      .callTool('Bash', { command: 'touch gone.txt', description: 'Create a file' })
-      .thenAnswer('The file is there.')
-      .build();
-    const mock = await startMockModel({
-      script: (ctx) => {
-        if (JSON.stringify(ctx.body).includes('"tool_result"')) toolResults += 1;
-        return inner(ctx);
-      },
-    });
+    const { mock, toolResults } = await startAskingModel('gone.txt');
     const url = await freshDatabase(t);
     const hosts: HostProcess[] = [];
     const state: { hostB?: Supervisor } = {};
@@ -147,7 +137,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
     await hostB.decide(ready.approvalId, { behavior: 'allow' });
     const ended = await restarted.waitFor((line) => line.event?.type === 'run.ended');
     assert.equal(ended.event?.data.status, 'completed');
-    assert.equal(toolResults, 1, "A's CLI got one answer");
+    assert.equal(toolResults(), 1, "A's CLI got one answer");
 
     const exited = once(restarted.child, 'exit');
     restarted.child.stdin.end();

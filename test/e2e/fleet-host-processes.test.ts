@@ -12,16 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 import { ConflictError } from '../../src/protocol/errors.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { createScratch, offlineClaudeEnv, pinnedClaudePath } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
+import { startAskingModel } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -42,18 +37,7 @@ const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 describe('a fleet of three hosts, two in their own processes (real CLI)', { timeout: 180_000, skip }, () => {
   it('50 decisions at once from two hosts: one wins, 49 conflict, the CLI on the third gets one answer', async (t) => {
     const scratch = createScratch('warden-fleet-');
-    let toolResults = 0;
-    const inner = scenario()
-      .on('ask')
-      .callTool('Bash', { command: 'touch fleet.txt', description: 'Create a file' })
-      .thenAnswer('The file is there.')
-      .build();
-    const mock = await startMockModel({
-      script: (ctx) => {
-        if (JSON.stringify(ctx.body).includes('"tool_result"')) toolResults += 1;
-        return inner(ctx);
-      },
-    });
+    const { mock, toolResults } = await startAskingModel('fleet.txt');
     const url = await freshDatabase(t);
     const hosts: HostProcess[] = [];
     const state: { hostC?: Supervisor } = {};
@@ -111,7 +95,7 @@ describe('a fleet of three hosts, two in their own processes (real CLI)', { time
     const ended = await hostA.waitFor((line) => line.event?.type === 'run.ended');
     assert.equal(ended.event?.data.status, 'completed');
     assert.ok(existsSync(join(scratch.cwd, 'fleet.txt')), 'the tool ran on host A');
-    assert.equal(toolResults, 1, "A's CLI got one answer");
+    assert.equal(toolResults(), 1, "A's CLI got one answer");
     assert.equal(hostC.getApproval(ready.approvalId).status, 'allowed');
 
     // B followed the whole log live: every event once, in order, up to A's run.ended.

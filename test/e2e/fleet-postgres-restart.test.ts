@@ -8,14 +8,9 @@ import { describe, it } from 'node:test';
 
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { createScratch, offlineClaudeEnv, pinnedClaudePath } from '../../src/testing/index.js';
 import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
+import { startAskingModel } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -40,18 +35,7 @@ const skip = postgresBinDir() === undefined ? 'no PostgreSQL server binaries to 
 describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, skip }, () => {
   it('a pending approval stays answerable, its decision reaches the CLI once, no event lost or repeated', async (t) => {
     const scratch = createScratch('warden-pg-restart-');
-    let toolResults = 0;
-    const inner = scenario()
-      .on('ask')
-      .callTool('Bash', { command: 'touch restarted.txt', description: 'Create a file' })
-      .thenAnswer('The file is there.')
-      .build();
-    const mock = await startMockModel({
-      script: (ctx) => {
-        if (JSON.stringify(ctx.body).includes('"tool_result"')) toolResults += 1;
-        return inner(ctx);
-      },
-    });
+    const { mock, toolResults } = await startAskingModel('restarted.txt');
     const cluster = await startThrowawayCluster();
     const url = await cluster.createDatabase();
     const sups: Supervisor[] = [];
@@ -106,7 +90,7 @@ describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, sk
       return found?.status === 'completed' ? found : undefined;
     }, "A's run never completed");
     assert.equal(run.status, 'completed');
-    assert.equal(toolResults, 1, "A's CLI got one answer");
+    assert.equal(toolResults(), 1, "A's CLI got one answer");
 
     // Every event once, in order; every host's projections equal a fresh fold of the log.
     const events = hostB.readEvents({ limit: 10_000 });
