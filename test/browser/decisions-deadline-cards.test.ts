@@ -59,7 +59,12 @@ describe('deadlines on cards', { timeout: 180_000 }, () => {
     const first = warden.supervisor.getApproval(requested.data.approvalId);
     assert.equal(first.deadline?.behavior, 'deny');
     assert.equal(first.deadline?.rule, null);
-    assert.equal(Date.parse(first.deadline?.at ?? '') - Date.parse(first.createdAt), THIRTY_MINUTES);
+    // Counted from when the request reached the thread, a moment before the store stamped the approval.
+    const after = Date.parse(first.deadline?.at ?? '') - Date.parse(first.createdAt);
+    assert.ok(
+      after > THIRTY_MINUTES - 5_000 && after <= THIRTY_MINUTES,
+      `30 minutes after the ask: ${after} ms`,
+    );
 
     // The thread view shows the deadline it has, and the pending call counts down.
     await page.locator('.deadline-now', { hasText: 'unanswered after 30 minutes are denied' }).waitFor();
@@ -96,9 +101,14 @@ describe('deadlines on cards', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: /Inbox/ }).first().click();
     await warden.supervisor.send(threadId, '[[late]] make another file');
     const late = page.locator('.approval', { hasText: 'touch late.txt' });
+    // The notice shows for seconds only: watched for from before the card goes.
+    const noticed = page
+      .locator('.toast', { hasText: 'Denied by the deadline: Bash touch late.txt' })
+      .waitFor({ timeout: 60_000 });
+    noticed.catch(() => undefined); // awaited below; a failure before then is the one reported
     await late.locator('.deadline', { hasText: /^denied automatically in 0:0\d/ }).waitFor();
     await late.waitFor({ state: 'detached', timeout: 30_000 });
-    await page.locator('.toast', { hasText: 'Denied by the deadline: Bash touch late.txt' }).waitFor();
+    await noticed;
 
     const decided = (await warden.waitForEvent(
       (e) => e.type === 'approval.decided' && e.data.approvalId !== first.id,
