@@ -92,6 +92,21 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       `CREATE INDEX warden_transcripts_key ON warden_transcripts (project_key, session_id, subpath, id)`,
     ],
   },
+  {
+    version: 4,
+    description:
+      'indexes that find the commands other hosts asked of a host, and the marks of their being done',
+    // Partial indexes: each holds only the rows of its event type, so the rest of the log costs a commit
+    // nothing more than testing the type. The expressions are those of command-queries.ts, verbatim.
+    sql: [
+      `CREATE INDEX warden_events_command_requests ON warden_events (((data::jsonb) ->> 'to'), seq)
+         WHERE type = 'thread.command_requested'`,
+      `CREATE INDEX warden_events_command_done ON warden_events (((data::jsonb) ->> 'requestId'))
+         WHERE type = 'thread.command_done'`,
+      `CREATE INDEX warden_events_run_created ON warden_events (((data::jsonb) ->> 'runId'))
+         WHERE type = 'run.created'`,
+    ],
+  },
 ];
 
 /**
