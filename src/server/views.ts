@@ -1,27 +1,27 @@
 // The response bodies the routes send, built from the supervisor's records. Kept apart from the routes so
 // the shapes in api-schema.ts have one place that fills them.
 import { buildTimeline, type Supervisor } from '../supervisor/index.js';
-import type { ApprovalRecord, ApprovalStatus, ThreadRecord } from '../store/records.js';
+import type { ApprovalRecord, ApprovalStatus } from '../store/records.js';
 import type { ApprovalItem, ThreadDetailResponse, ThreadListItem } from './api-schema.js';
 import { readThreadEvents } from './event-reader.js';
 
-export function threadListItem(supervisor: Supervisor, thread: ThreadRecord): ThreadListItem {
-  const { runs, subagents, approvals } = supervisor.getThread(thread.id);
-  return {
-    ...thread,
-    host: supervisor.threadHosts([thread.id]).get(thread.id) ?? null,
-    pendingApprovals: approvals.filter((a) => a.status === 'pending').length,
-    busy:
-      runs.some((run) => run.status === 'queued' || run.status === 'running') ||
-      subagents.some((subagent) => subagent.status === 'running'),
-  };
-}
-
-/** Newest first: the inbox and the sidebar show what happened last on top. */
+/**
+ * Newest first: the inbox and the sidebar show what happened last on top. Read in a few passes over what
+ * is pending now, not each thread's whole history: the list is polled and the history only grows.
+ */
 export function listThreads(supervisor: Supervisor): ThreadListItem[] {
-  return supervisor
-    .listThreads()
-    .map((thread) => threadListItem(supervisor, thread))
+  const threads = supervisor.listThreads();
+  const hosts = supervisor.threadHosts(threads.map((thread) => thread.id));
+  const pending = new Map<string, number>();
+  for (const approval of supervisor.listApprovals({ status: 'pending' }))
+    pending.set(approval.threadId, (pending.get(approval.threadId) ?? 0) + 1);
+  return threads
+    .map((thread): ThreadListItem => ({
+      ...thread,
+      host: hosts.get(thread.id) ?? null,
+      pendingApprovals: pending.get(thread.id) ?? 0,
+      busy: supervisor.isBusy(thread.id),
+    }))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 

@@ -498,7 +498,6 @@ export class Supervisor {
     return this.#thread(threadId);
   }
 
-  /** The hosts of the fleet and their leases (empty for a store of one host). */
   /**
    * The host that runs each of the threads and whether it is reachable; empty outside a fleet (and for
    * threads from before hosts had names).
@@ -507,6 +506,16 @@ export class Supervisor {
     return this.#fleet?.hostsOf(threadIds) ?? new Map<string, ThreadHost>();
   }
 
+  /** Whether the thread has a run queued or running, or a subagent at work (on whichever host runs it). */
+  isBusy(threadId: string): boolean {
+    this.#checkOpen();
+    return (
+      this.#store.listRuns(threadId).some((run) => run.status === 'queued' || run.status === 'running') ||
+      this.#store.listSubagents(threadId).some((subagent) => subagent.status === 'running')
+    );
+  }
+
+  /** The hosts of the fleet and their leases (empty for a store of one host). */
   listHosts(): HostRecord[] {
     this.#checkOpen();
     return this.#fleet?.listHosts() ?? [];
