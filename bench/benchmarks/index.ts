@@ -1,6 +1,7 @@
 // The benchmarks, in report order. Names are what `npm run bench -- <name>` selects.
 import type { Benchmark, PendingBenchmark } from '../lib/model.js';
 import { durableBenchmark } from './durable.js';
+import { fleetFanoutBenchmark } from './fleet-fanout.js';
 import { memoryBenchmark } from './memory.js';
 import { orphanBenchmark } from './orphan.js';
 import { permissionsBenchmark } from './permissions.js';
@@ -16,4 +17,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   realCliBenchmark,
   supervisorServerBenchmark,
   durableBenchmark,
+  fleetFanoutBenchmark,
 ];

@@ -1,6 +1,6 @@
-// Child process of the supervisor-server benchmark: a Supervisor on the given data directory (SQLite, WAL,
-// group commit, as it always opens it) whose CLI is the scripted one, behind createServer() on
-// 127.0.0.1. The benchmark's clients live in the parent, so that their work is not on this event loop.
+// Child process of the supervisor-server and fleet-fanout benchmarks: a Supervisor on the given data
+// directory (SQLite, WAL, group commit, as it always opens it; or a named host of a PostgreSQL fleet)
+// whose CLI is the scripted one, behind createServer() on 127.0.0.1. The benchmark's clients live in the parent, so that their work is not on this event loop.
 // Prints JSON lines: `ready` ({url, token}) once listening, `turn` (the scripted CLI's report, plus the
 // log's last seq) when the turn has ended, and `cpu` (this process's CPU time so far) for each `cpu` line
 // on stdin. Closes the server and the supervisor and exits when its stdin ends (the parent is done, or
@@ -15,6 +15,9 @@ import { scriptedQuery, type Script, type TurnReport } from './scripted-cli.js';
 export interface HostConfig {
   readonly dataDir: string;
   readonly script: Script;
+  /** A postgres:// URL: the log lives there, and this process joins its fleet as `hostName`. */
+  readonly store?: string;
+  readonly hostName?: string;
 }
 
 export type HostMessage =
@@ -37,6 +40,9 @@ const describe = (error: unknown): string =>
 
 const supervisor = await Supervisor.open({
   dataDir: config.dataDir,
+  ...(config.store === undefined
+    ? {}
+    : { store: config.store, host: { name: config.hostName ?? `bench-${process.pid}` } }),
   query: scriptedQuery(config.script, (report) => {
     // Called once the turn's result frame has been read and committed (run.ended with it): once that is
     // on disk and shown to readers, the log's last seq is the last event the clients must see.

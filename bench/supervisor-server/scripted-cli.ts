@@ -3,7 +3,7 @@
 // requests through the supervisor's canUseTool, a fixed number in flight, and times each from the request
 // to the reply; for `events` it writes assistant messages as fast as the supervisor reads them. It reports
 // what it measured through `onTurn`.
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { setImmediate as nextMacrotask, setTimeout as delay } from 'node:timers/promises';
 
 import { ControlChannelClosedError } from '../../src/protocol/errors.js';
 import type { SDKMessage, SDKUserMessage } from '../../src/protocol/messages.js';
@@ -13,7 +13,13 @@ import { wallClock } from '../lib/fake-cli.js';
 
 export type Script =
   | { readonly kind: 'approvals'; readonly count: number; readonly inFlight: number }
-  | { readonly kind: 'events'; readonly count: number; readonly textBytes: number };
+  | {
+      readonly kind: 'events';
+      readonly count: number;
+      readonly textBytes: number;
+      /** Messages per second, evenly spaced; absent, as fast as the supervisor reads them. */
+      readonly perSecond?: number;
+    };
 
 export interface ApprovalsTurn {
   readonly kind: 'approvals';
@@ -146,7 +152,7 @@ class ScriptedCli implements SupervisedQuery {
 
   async #events(): Promise<EventsTurn> {
     if (this.#script.kind !== 'events') throw new Error('not an events script');
-    const { count, textBytes } = this.#script;
+    const { count, textBytes, perSecond } = this.#script;
     const cpu = process.cpuUsage();
     const cpuAtFirstAppendUs = cpu.user + cpu.system;
     let firstAppendAt = Number.NaN;
@@ -158,6 +164,12 @@ class ScriptedCli implements SupervisedQuery {
         message: { id: `msg_${index}`, content: [{ type: 'text', text: burstText(index, textBytes) }] },
       };
       if (index === 0) firstAppendAt = wallClock();
+      else if (perSecond !== undefined) {
+        // Paced: each message at its slot, one at a time (a stream below the log's capacity).
+        await last;
+        const wait = firstAppendAt + (index * 1000) / perSecond - wallClock();
+        if (wait > 0) await delay(wait);
+      }
       last = this.#emit(frame);
       if ((index + 1) % CHUNK_FRAMES === 0) {
         await last;
