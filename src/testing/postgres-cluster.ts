@@ -1,8 +1,9 @@
 // A throwaway PostgreSQL server for tests: `initdb` into a temporary directory, `pg_ctl start` on a free
 // port of 127.0.0.1 (its socket in the same directory), a fresh database per caller, and everything
-// stopped and removed afterwards, also when the process exits without saying so. Debian's `postgresql`
-// package provides the binaries (/usr/lib/postgresql/<version>/bin). initdb refuses to run as root, so
-// under root the server runs as the `postgres` user. With WARDEN_TEST_PG_URL set, an existing server is
+// stopped and removed afterwards, also when the process exits without saying so or is killed
+// (cluster-reaper.ts). Debian's `postgresql` package provides the binaries
+// (/usr/lib/postgresql/<version>/bin). initdb refuses to run as root, so under root the server runs as
+// the `postgres` user. With WARDEN_TEST_PG_URL set, an existing server is
 // used instead: databases are created in it and dropped again (at the latest when the process exits), and it
 // cannot be restarted.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
@@ -14,6 +15,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import pg from 'pg';
+
+import { reapWhenGone } from './cluster-reaper.js';
 
 const run = promisify(execFile);
 
@@ -204,6 +207,7 @@ export async function startThrowawayCluster(options: PostgresClusterOptions = {}
     await run(...command('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']), {
       timeout: 60_000,
     });
+    reapWhenGone(dir, command('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']));
     await pgCtl('-o', settings, '-l', join(dir, 'server.log'), '-w', 'start');
     started = true;
   } catch (error) {
