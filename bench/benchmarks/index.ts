@@ -2,6 +2,7 @@
 import type { Benchmark, PendingBenchmark } from '../lib/model.js';
 import { durableBenchmark } from './durable.js';
 import { fleetFanoutBenchmark } from './fleet-fanout.js';
+import { fleetMemoryBenchmark } from './fleet-memory.js';
 import { memoryBenchmark } from './memory.js';
 import { orphanBenchmark } from './orphan.js';
 import { permissionsBenchmark } from './permissions.js';
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   supervisorServerBenchmark,
   durableBenchmark,
   fleetFanoutBenchmark,
+  fleetMemoryBenchmark,
 ];
