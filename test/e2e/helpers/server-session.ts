@@ -122,8 +122,9 @@ export interface SocketClient {
   readonly close: () => void;
 }
 
+/** `server`: an in-process server, or anything else with its URL and token (a `warden serve` process). */
 export function connectSocket(
-  server: WardenServer,
+  server: Pick<WardenServer, 'url' | 'token'>,
   query: string,
   options: { headers?: Record<string, string>; auth?: boolean } = {},
 ): SocketClient {
