@@ -49,6 +49,9 @@ Commands:
   status         Show each thread's CLI process: pid, running or gone, detached or not, pending
                  approvals, and whether a server holds the data dir (never takes it over)
       --port N, --host HOST   where that server listens, to ask it (default 4390, 127.0.0.1)
+      --store URL        read a fleet's PostgreSQL store instead, servers running or not (default:
+                         $WARDEN_STORE_URL); threads of other hosts show their host and its lease
+      --host-name NAME   with --store: the host whose CLIs run on this machine (default as for serve)
   token create NAME | list | revoke NAME | login NAME
                  Named deciders: a token of their own (printed once; only its hash is kept), when
                  each was made, last used, revoked; revoking ends its sessions at once; login prints
@@ -59,6 +62,7 @@ Commands:
   audit          Print the audit trail (every decision: who, when, what, edits, outcome), hash-chained
       --format F         jsonl | csv (default: jsonl)     --since TIME   records from then on
       audit verify       check the chain from its first record; names the first broken one (exit 1)
+      --store URL        read a PostgreSQL store's trail, servers running or not (default: $WARDEN_STORE_URL)
   demo           Start a scripted demo (no API key needed): a background subagent asks for permission
       --port N, --host HOST   as for serve (default port: any free one)
 
@@ -112,7 +116,13 @@ export type Command =
   | { name: 'hosts'; store?: string; json?: boolean }
   | ({ name: 'demo' } & ServerFlags)
   | ({ name: 'login' } & ServerFlags)
-  | ({ name: 'status' } & ServerFlags)
+  | ({
+      name: 'status';
+      /** A postgres:// URL: read the fleet's log there instead of SQLite in the data dir. */
+      store?: string;
+      /** With `store`: the host whose CLIs run on this machine (their pids are checked here). */
+      hostName?: string;
+    } & ServerFlags)
   /** Parsed by their own modules (token-command.ts, audit-command.ts). */
   | { name: 'token' | 'audit'; argv: string[] };
 
@@ -168,7 +178,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   hosts: ['store', 'json'],
   login: ['port', 'host', 'data-dir'],
-  status: ['port', 'host', 'data-dir'],
+  status: ['port', 'host', 'data-dir', 'store', 'host-name'],
   demo: ['port', 'host'],
 };
 
@@ -276,7 +286,23 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
     };
   }
-  if (name === 'login' || name === 'status') return { name, ...flags };
+  if (name === 'status') {
+    const { store } = values;
+    if (store !== undefined && !isPostgresUrl(store))
+      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
+    const hostName = values['host-name'];
+    if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
+      throw new UsageError(
+        '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
+      );
+    return {
+      name,
+      ...flags,
+      ...(store === undefined ? {} : { store }),
+      ...(hostName === undefined ? {} : { hostName }),
+    };
+  }
+  if (name === 'login') return { name, ...flags };
   return { name: 'demo', ...flags };
 }
 

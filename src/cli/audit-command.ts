@@ -1,14 +1,17 @@
 // `warden audit [--format jsonl|csv] [--since TIME]` prints the audit trail; `warden audit verify` checks
 // its chain from the first record and names the first broken one (exit code 1). With the data
 // directory's server running they ask it (its store is locked to everyone else); without one they read
-// the store read-only, never becoming its host.
+// the store read-only, never becoming its host. With `--store postgres://…` (or WARDEN_STORE_URL) they
+// read the trail in PostgreSQL, where hosts running on it do not keep readers out: no server is asked.
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 
-import { verifyAuditRows, type VerifyResult } from '../store/audit-chain.js';
+import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { readAuditReadOnly } from '../store/audit-read.js';
+import { readPostgresAudit } from '../store/postgres/read-only.js';
+import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
 import { csvHeader, csvLine, jsonlLine, type AuditFormat } from '../server/audit-export.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
@@ -16,7 +19,7 @@ import { UsageError } from './args.js';
 import { defaultDataDir } from './data-dir.js';
 import { serverUrlOf } from './login-command.js';
 
-export const AUDIT_USAGE = `Usage: warden audit [--format jsonl|csv] [--since TIME] | warden audit verify   [--data-dir DIR] [--port N] [--host HOST]
+export const AUDIT_USAGE = `Usage: warden audit [--format jsonl|csv] [--since TIME] | warden audit verify   [--data-dir DIR] [--port N] [--host HOST] [--store URL]
 `;
 
 export async function auditCommand(argv: readonly string[]): Promise<number> {
@@ -29,29 +32,25 @@ export async function auditCommand(argv: readonly string[]): Promise<number> {
   const since = values.since === undefined ? undefined : parseSince(values.since);
   if (action === 'verify' && (values.since !== undefined || values.format !== undefined))
     throw new UsageError('warden audit verify checks the whole chain: --since and --format do not apply');
+  // The flag wins over the environment; an empty variable counts as unset (as for warden serve).
+  const store = values.store ?? (process.env.WARDEN_STORE_URL || undefined);
+  if (store !== undefined) {
+    if (!isPostgresUrl(store))
+      throw new UsageError('--store (or WARDEN_STORE_URL) must be a postgres:// or postgresql:// URL');
+    if (values.port !== undefined || values.host !== undefined)
+      throw new UsageError(
+        'With --store the database is read, no server is asked: --port and --host do not apply',
+      );
+    return action === 'verify' ? verifyInPostgres(store) : exportFromPostgres(store, format, since);
+  }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const url = serverUrlOf(dataDir, {
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.port === undefined ? {} : { port: Number(values.port) }),
   });
 
-  if (action === 'verify') {
-    const result = url === undefined ? verifyLocally(dataDir) : await verifyOnServer(dataDir, url);
-    if (typeof result === 'string') {
-      process.stderr.write(`warden: ${result}\n`);
-      return 1;
-    }
-    if (result.ok) {
-      process.stdout.write(
-        `Audit trail intact: ${result.records} records; the last one's hash is ${result.head}\n`,
-      );
-      return 0;
-    }
-    process.stdout.write(
-      `Audit trail broken at record ${result.seq}: ${result.problem} (records 1 to ${result.records} are intact)\n`,
-    );
-    return 1;
-  }
+  if (action === 'verify')
+    return reportVerified(url === undefined ? verifyLocally(dataDir) : await verifyOnServer(dataDir, url));
 
   if (url !== undefined) {
     const query = new URLSearchParams({ format, ...(since === undefined ? {} : { since }) });
@@ -67,18 +66,7 @@ export async function auditCommand(argv: readonly string[]): Promise<number> {
   }
   const read = readAuditReadOnly(
     join(dataDir, DATABASE_FILE),
-    (rows) => {
-      if (format === 'csv') process.stdout.write(csvHeader());
-      let chunk = '';
-      for (const row of rows) {
-        chunk += format === 'csv' ? csvLine(row) : jsonlLine(row);
-        if (chunk.length > 64 * 1024) {
-          process.stdout.write(chunk);
-          chunk = '';
-        }
-      }
-      process.stdout.write(chunk);
-    },
+    (rows) => writeRows(rows, format),
     since === undefined ? {} : { since },
   );
   const problem = unreadable(read.state, dataDir);
@@ -87,6 +75,68 @@ export async function auditCommand(argv: readonly string[]): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+function writeRows(rows: Iterable<AuditRow>, format: AuditFormat): void {
+  if (format === 'csv') process.stdout.write(csvHeader());
+  let chunk = '';
+  for (const row of rows) {
+    chunk += format === 'csv' ? csvLine(row) : jsonlLine(row);
+    if (chunk.length > 64 * 1024) {
+      process.stdout.write(chunk);
+      chunk = '';
+    }
+  }
+  process.stdout.write(chunk);
+}
+
+function reportVerified(result: VerifyResult | string): number {
+  if (typeof result === 'string') {
+    process.stderr.write(`warden: ${result}\n`);
+    return 1;
+  }
+  if (result.ok) {
+    process.stdout.write(
+      `Audit trail intact: ${result.records} records; the last one's hash is ${result.head}\n`,
+    );
+    return 0;
+  }
+  process.stdout.write(
+    `Audit trail broken at record ${result.seq}: ${result.problem} (records 1 to ${result.records} are intact)\n`,
+  );
+  return 1;
+}
+
+function verifyInPostgres(store: string): number {
+  return reportVerified(readFromPostgres(store, verifyAuditRows, {}));
+}
+
+function exportFromPostgres(store: string, format: AuditFormat, since: string | undefined): number {
+  const read = readFromPostgres(
+    store,
+    (rows) => writeRows(rows, format),
+    since === undefined ? {} : { since },
+  );
+  if (typeof read === 'string') {
+    process.stderr.write(`warden: ${read}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** What `use` made of the trail in PostgreSQL, or why it could not be read. */
+function readFromPostgres<T>(
+  store: string,
+  use: (rows: Iterable<AuditRow>) => T,
+  options: { since?: string },
+): T | string {
+  const where = describeServer(store);
+  try {
+    const read = readPostgresAudit(store, use, options);
+    return read.state === 'read' ? read.value : `no Warden has run on the database at ${where} yet`;
+  } catch (error) {
+    return `cannot read the audit trail at ${where}: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 function verifyLocally(dataDir: string): VerifyResult | string {
@@ -129,6 +179,7 @@ function parseOrUsage(argv: readonly string[]) {
         host: { type: 'string' },
         format: { type: 'string' },
         since: { type: 'string' },
+        store: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,

@@ -3,20 +3,37 @@
 // directory. It never becomes the host: with the directory free it reads the store read-only; while a
 // host holds it (the store's exclusive lock keeps every other reader out) it asks that server over its
 // API with the token file. Liveness is judged here, by pid and start time, so a reused pid is never
-// reported as the CLI.
+// reported as the CLI. With `--store postgres://…` (or WARDEN_STORE_URL) it reads the fleet's log in
+// PostgreSQL instead, hosts running or not; a pid is judged only for the threads of this machine's host
+// (`--host-name`, by default the name `warden serve` would give it): another host's show its lease.
 import { join } from 'node:path';
 
 import type { CliProcess, ThreadRecord } from '../store/records.js';
 import { readStoreSnapshot, type ThreadSummary } from '../store/read-only.js';
+import type { HostRecord } from '../store/postgres/hosts.js';
+import { readPostgresSnapshot } from '../store/postgres/read-only.js';
+import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
 import { isAlive } from '../transport/exit-watch.js';
 import type { Command } from './args.js';
 import { defaultDataDir } from './data-dir.js';
+import { hostNameFor } from './host-name.js';
 import { serverUrlOf } from './login-command.js';
 
 export async function statusCommand(command: Extract<Command, { name: 'status' }>): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
+  // The flag wins over the environment; an empty variable counts as unset (as for warden serve).
+  const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
+  if (store !== undefined && !isPostgresUrl(store)) {
+    process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
+    return 2;
+  }
+  if (store !== undefined) return fleetStatus(store, hostNameFor(command.hostName, dataDir));
+  if (command.hostName !== undefined) {
+    process.stderr.write('warden: --host-name goes with --store (a fleet shares a PostgreSQL store)\n');
+    return 2;
+  }
   const out: string[] = [`Data directory: ${dataDir}`];
   const snapshot = readStoreSnapshot(join(dataDir, DATABASE_FILE));
   let threads: readonly ThreadSummary[];
@@ -49,9 +66,49 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
     }
     out.push(`Server: running, holds the data directory (${url})`);
   }
+  out.push(...threadLines(threads, processLine));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+/** `warden status --store`: the fleet's threads, read from PostgreSQL (no host is asked or disturbed). */
+function fleetStatus(store: string, hostName: string): number {
+  const where = describeServer(store);
+  let snapshot;
+  try {
+    snapshot = readPostgresSnapshot(store);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`warden: cannot read the store at ${where}: ${message}\n`);
+    return 1;
+  }
+  if (snapshot.state === 'missing') {
+    process.stdout.write(`Store: PostgreSQL at ${where}\nNo Warden has run on this database yet.\n`);
+    return 0;
+  }
+  const hosts = new Map(snapshot.hosts.map((host) => [host.name, host]));
+  const out = [
+    `Store: PostgreSQL at ${where} (read from the database; this machine's host: ${hostName})`,
+    snapshot.hosts.length === 0
+      ? 'Hosts: none has joined the fleet'
+      : `Hosts: ${snapshot.hosts.map((host) => `${host.name} ${host.live ? 'live' : 'expired'}`).join(', ')}`,
+    ...threadLines(snapshot.threads, (summary) => {
+      const { owner } = summary;
+      // A pid means something only on the machine that started it: this host's (or an unnamed one's).
+      return owner === null || owner === hostName
+        ? processLine(summary)
+        : processElsewhereLine(summary, owner, hosts.get(owner));
+    }),
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+function threadLines<T extends ThreadSummary>(threads: readonly T[], line: (summary: T) => string): string[] {
+  const out: string[] = [];
   const withProcess = threads.filter((t) => t.thread.cliProcess !== null);
   if (withProcess.length === 0) out.push('No CLI process on record.');
-  else out.push('CLI processes:', ...withProcess.map(processLine));
+  else out.push('CLI processes:', ...withProcess.map(line));
   // Parked threads hold no CLI: it was stopped while idle, and their next message resumes it.
   const parked = threads.filter((t) => t.thread.status === 'parked' && t.thread.cliProcess === null);
   if (parked.length > 0)
@@ -59,17 +116,31 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
       'Parked (no CLI while idle; the next message resumes it):',
       ...parked.map(({ thread }) => `  thread ${thread.id}  ${thread.cwd}`),
     );
-  process.stdout.write(`${out.join('\n')}\n`);
-  return 0;
+  return out;
 }
 
-function processLine({ thread, pendingApprovals }: ThreadSummary): string {
-  const cli = thread.cliProcess as CliProcess;
+function processLine(summary: ThreadSummary): string {
+  const cli = summary.thread.cliProcess as CliProcess;
   const alive = isAlive({ pid: cli.pid, startTicks: cli.startTime ?? undefined });
+  return processFields(summary, alive ? 'running' : 'gone (the next start closes it out)');
+}
+
+function processElsewhereLine(summary: ThreadSummary, owner: string, host: HostRecord | undefined): string {
+  const lease =
+    host === undefined
+      ? 'never registered'
+      : host.live
+        ? 'lease live'
+        : `unreachable: no heartbeat for ${Math.round(host.msSinceHeartbeat / 1000)} s`;
+  return processFields(summary, `on host ${owner} (${lease})`);
+}
+
+function processFields({ thread, pendingApprovals }: ThreadSummary, state: string): string {
+  const cli = thread.cliProcess as CliProcess;
   return [
     `  thread ${thread.id}`,
     `pid ${cli.pid}`,
-    alive ? 'running' : 'gone (the next start closes it out)',
+    state,
     cli.spoolDir === null ? 'piped (ends with its host)' : 'detached',
     `${pendingApprovals} pending approval${pendingApprovals === 1 ? '' : 's'}`,
     thread.cwd,
