@@ -10,10 +10,16 @@ const EVENT_COLUMNS = 'seq, thread_id, thread_seq, type, at, data';
 /** What is read back: the events and the host that committed each (null before hosts had names). */
 const READ_COLUMNS = `${EVENT_COLUMNS}, host`;
 
-export const headSeq: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1' };
+export const headSeq: Statement = {
+  sql: 'SELECT seq FROM warden_log_head WHERE id = 1',
+  name: 'warden_head_seq',
+};
 
 /** Locks the log head until the transaction ends: writers on every host take their turn here. */
-export const lockHead: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE id = 1 FOR UPDATE' };
+export const lockHead: Statement = {
+  sql: 'SELECT seq FROM warden_log_head WHERE id = 1 FOR UPDATE',
+  name: 'warden_lock_head',
+};
 
 /**
  * lockHead for a commit made durable later (PostgresStore.durable()): its COMMIT returns once the WAL is
@@ -23,6 +29,7 @@ export const lockHead: Statement = { sql: 'SELECT seq FROM warden_log_head WHERE
 export const lockHeadAsync: Statement = {
   sql: `SELECT seq, set_config('synchronous_commit', 'off', true) AS async
         FROM warden_log_head WHERE id = 1 FOR UPDATE`,
+  name: 'warden_lock_head_async',
 };
 
 /**
@@ -39,10 +46,12 @@ export const lockHeadAsync: Statement = {
 export const barrierStatement: Statement = {
   sql: `SELECT set_config('synchronous_commit', 'on', true) AS sync,
                pg_logical_emit_message(true, 'warden-barrier', '') AS lsn`,
+  name: 'warden_barrier',
 };
 
 export const lastAudit: Statement = {
   sql: 'SELECT seq, hash, record AS text FROM warden_audit ORDER BY seq DESC LIMIT 1',
+  name: 'warden_last_audit',
 };
 
 export function eventsAfter(after: number, limit: number | null, threadId?: string): Statement {
@@ -57,7 +66,12 @@ export function eventsAfter(after: number, limit: number | null, threadId?: stri
     params.push(limit);
     sql += ` LIMIT $${params.length}`;
   }
-  return { sql, params };
+  // Four texts, one name each.
+  return {
+    sql,
+    params,
+    name: `warden_events_after${threadId === undefined ? '' : '_thread'}${limit === null ? '' : '_page'}`,
+  };
 }
 
 /** The spool offsets of the threads the next `limit` events after `after` belong to. */
@@ -66,6 +80,7 @@ export function offsetsFor(after: number, limit: number | null): Statement {
     sql: `SELECT thread_id, spool_dir, spool_offset FROM warden_spool_offsets WHERE thread_id IN (
             SELECT thread_id FROM (SELECT thread_id FROM warden_events WHERE seq > $1 ORDER BY seq LIMIT $2) page)`,
     params: [after, limit],
+    name: 'warden_offsets_for',
   };
 }
 
@@ -124,17 +139,23 @@ export function appendStatements(prepared: PreparedCommit, host: string | null =
 }
 
 /**
- * A whole commit in one statement, written only if the log head is still at `head` (this replica has
- * every event): moves the head (its row lock makes writers on all hosts take turns; one that moved it
- * meanwhile leaves no row here, and then nothing is written), appends the events, their audit records
- * and the spool offset, and notifies listeners; the transaction is to commit asynchronously (see
- * lockHeadAsync). Returns one row when it wrote, none when the head had moved.
+ * Commits in one statement, written only if the log head is still at `head` (the writer's replica has
+ * every event, or the writer holds the head's lock): moves the head (its row lock makes writers on all
+ * hosts take turns; one that moved it meanwhile leaves no row here, and then nothing is written),
+ * appends the events, their audit records and the spool offsets, and notifies listeners of the new head
+ * once; the transaction is to commit asynchronously (see lockHeadAsync). Returns one row when it wrote,
+ * none when the head had moved. Prepared once per connection: the text never changes, only the arrays.
  */
-export function appendAtHead(prepared: PreparedCommit, host: string | null, head: number): Statement {
-  const { events, audit, spool } = prepared;
-  const last = events.at(-1)?.seq;
-  if (last === undefined) throw new TypeError('appendAtHead needs events');
+export function appendBatch(
+  commits: readonly PreparedCommit[],
+  host: string | null,
+  head: number,
+): Statement {
+  const events = commits.flatMap((commit) => commit.events);
+  const audit = commits.flatMap((commit) => commit.audit);
+  const spools = mergeSpools(commits.map((commit) => commit.spool));
   return {
+    name: 'warden_append_batch',
     sql: `WITH head AS (
             UPDATE warden_log_head SET seq = $7::bigint WHERE id = 1 AND seq = $9::bigint RETURNING seq
           ), appended AS (
@@ -147,9 +168,10 @@ export function appendAtHead(prepared: PreparedCommit, host: string | null, head
             SELECT * FROM unnest($10::bigint[], $11::text[], $12::text[]) WHERE EXISTS (SELECT 1 FROM head)
           ), spooled AS (
             INSERT INTO warden_spool_offsets (thread_id, spool_dir, spool_offset)
-            SELECT $13::text, $14::text, $15::bigint WHERE $13::text IS NOT NULL AND EXISTS (SELECT 1 FROM head)
+            SELECT * FROM unnest($13::text[], $14::text[], $15::bigint[]) WHERE EXISTS (SELECT 1 FROM head)
             ON CONFLICT (thread_id) DO UPDATE SET spool_dir = excluded.spool_dir, spool_offset =
               CASE WHEN warden_spool_offsets.spool_dir = excluded.spool_dir
+                        AND NOT (excluded.thread_id = ANY ($16::text[]))
                    THEN greatest(warden_spool_offsets.spool_offset, excluded.spool_offset)
                    ELSE excluded.spool_offset END
           )
@@ -163,17 +185,42 @@ export function appendAtHead(prepared: PreparedCommit, host: string | null, head
       events.map((e) => e.type),
       events.map((e) => e.at),
       events.map((e) => JSON.stringify(e.data)),
-      last,
+      events.at(-1)?.seq ?? head,
       host,
       head,
       audit.map((r) => r.seq),
       audit.map((r) => r.hash),
       audit.map((r) => r.text),
-      spool?.threadId ?? null,
-      spool?.spoolDir ?? null,
-      spool?.offset ?? null,
+      spools.rows.map((r) => r.threadId),
+      spools.rows.map((r) => r.spoolDir),
+      spools.rows.map((r) => r.offset),
+      spools.replaced,
     ],
   };
+}
+
+/**
+ * The spool offsets of several commits as one row per thread (an upsert may touch a row once), with the
+ * effect of applying them one after another: offsets of one spool keep the greatest; a thread whose
+ * spool changed within the commits takes the last one as it is (`replaced`), whatever the table held.
+ */
+function mergeSpools(spools: readonly (SpoolOffset | undefined)[]): {
+  rows: SpoolOffset[];
+  replaced: string[];
+} {
+  const rows = new Map<string, SpoolOffset>();
+  const replaced = new Set<string>();
+  for (const spool of spools) {
+    if (spool === undefined) continue;
+    const before = rows.get(spool.threadId);
+    if (before === undefined) rows.set(spool.threadId, { ...spool });
+    else if (before.spoolDir === spool.spoolDir) before.offset = Math.max(before.offset, spool.offset);
+    else {
+      rows.set(spool.threadId, { ...spool });
+      replaced.add(spool.threadId);
+    }
+  }
+  return { rows: [...rows.values()], replaced: [...replaced] };
 }
 
 export function eventsOf(rows: readonly Row[] | undefined): StoredEvent[] {

@@ -16,7 +16,7 @@ import type { EventDraft, StoredEvent } from '../event-types.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from '../records.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from '../store.js';
 import {
-  appendAtHead,
+  appendBatch,
   appendStatements,
   barrierStatement,
   auditAfter,
@@ -42,6 +42,7 @@ import {
   type HostRecord,
 } from './hosts.js';
 import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
+import type { Statement } from './protocol.js';
 import { SyncChannel } from './sync-channel.js';
 import { PostgresTranscriptStore } from './transcript-store.js';
 import { describeServer } from './url.js';
@@ -82,6 +83,8 @@ export interface FleetHostOptions {
 export type ForeignEventsListener = (events: readonly StoredEvent[]) => void;
 
 const DEFAULT_EVENT_PAGE = 500;
+/** The most commits written at once (#openBatch): the head is held no longer than they take. */
+const BATCH_COMMITS = 32;
 const FOLD_PAGE = 5000;
 /** Starting the worker (loading the driver; under tsx, compiling it) before the first answer. */
 const STARTUP_MARGIN_MS = 15_000;
@@ -115,6 +118,9 @@ function checkHost(host: FleetHostOptions | undefined): Required<FleetHostOption
   const sweepMs = positive(host.sweepMs, 1000, 'host.sweepMs');
   return { name: host.name, capacity, roots, leaseMs, heartbeatMs, sweepMs };
 }
+
+/** The store of this process whose batch is open, if any (see PostgresStore's #openBatch). */
+const openBatch: { holder: PostgresStore | undefined } = { holder: undefined };
 
 export class PostgresStore implements Store {
   readonly #channel: SyncChannel;
@@ -214,12 +220,12 @@ export class PostgresStore implements Store {
    * for a send, no run of that id. In log order.
    */
   pendingCommands(host: string): StoredEvent[] {
-    return eventsOf(this.#channel.exec('none', [pendingCommandsStatement(host)])[0]);
+    return eventsOf(this.#exec([pendingCommandsStatement(host)])[0]);
   }
 
   /** The fleet's hosts and their leases, by the server's clock. */
   listHosts(): HostRecord[] {
-    return hostsOfRows(this.#channel.exec('none', [listHostsStatement])[0]);
+    return hostsOfRows(this.#exec([listHostsStatement])[0]);
   }
 
   /** Folds what other hosts committed and hands it to the follower; a store that cannot answer waits. */
@@ -235,7 +241,7 @@ export class PostgresStore implements Store {
   #beat(): void {
     if (this.#host === undefined) return;
     try {
-      this.#channel.exec('none', [heartbeat(this.#host.name, this.#liveClis())]);
+      this.#exec([heartbeat(this.#host.name, this.#liveClis())]);
     } catch {
       // Unreachable for now; the next beat tries again (the lease lasts several beats).
     }
@@ -312,7 +318,7 @@ export class PostgresStore implements Store {
 
   /** The CLIs' transcripts in this database, in the SDK's SessionStore shape (transcript-store.ts). */
   transcriptStore(): SessionStore {
-    return new PostgresTranscriptStore((statements) => this.#channel.exec('none', statements));
+    return new PostgresTranscriptStore((statements) => this.#exec(statements));
   }
 
   #commit(
@@ -326,46 +332,69 @@ export class PostgresStore implements Store {
     if (drafts.length === 0 && spoolOffset === undefined) return [];
     if (this.#failure !== undefined) throw this.#failure;
     try {
+      if (check !== undefined) return this.#commitChecked(threadId, drafts, spoolOffset, check);
       // Committed without waiting for the WAL flush: durable() makes it durable (the supervisor awaits it).
-      const atHead = check === undefined ? this.#commitAtHead(threadId, drafts, spoolOffset) : undefined;
-      if (atHead !== undefined) return this.#committed(atHead);
-      const after = this.#replica.seq;
-      // The head locked; what other hosts appended since this replica's last event comes with it.
-      const [head, events, audit, offsets] = this.#channel.exec(
-        'begin',
-        // A checked commit (an adoption) is durable at COMMIT: no barrier is awaited after it.
-        [
-          check === undefined ? lockHeadAsync : lockHead,
-          eventsAfter(after, null),
-          lastAudit,
-          offsetsFor(after, null),
-        ],
-        { unlessFirstSeq: after },
-      );
-      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
-      let committed = false;
-      try {
-        this.#noteRows(events);
-        this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
-        check?.();
-        const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
-          this.#channel.exec('commit', appendStatements(prepared, this.#host?.name ?? null));
-          committed = true;
-        });
-        return this.#committed(stored);
-      } finally {
-        // Releases the head when the drafts did not fit (or the commit failed and the worker rolled back).
-        if (!committed) this.#channel.rollback();
+      // The first commit of a tick goes in one round trip on its own; the next ones of the same tick are
+      // batched (#openBatch): one round trip to take the head, none each, one to write them all.
+      if (this.#batch === undefined && !this.#committedThisTick) {
+        const atHead = this.#commitAtHead(threadId, drafts, spoolOffset);
+        if (atHead !== undefined) return this.#committed(atHead);
       }
+      const batch = this.#openBatch();
+      const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
+        batch.commits.push(prepared);
+      });
+      // A long run of commits in one tick lets other hosts take their turn every BATCH_COMMITS.
+      if (batch.commits.length >= BATCH_COMMITS) this.#flush();
+      return this.#committed(stored);
     } catch (error) {
       if (error instanceof WardenError) throw error;
       throw new StoreError(`Could not commit ${drafts.map((d) => d.type).join(', ')}`, { cause: error });
     }
   }
 
+  /**
+   * A commit with a check of its own (an adoption), alone in its transaction and durable at COMMIT (no
+   * barrier is awaited after it): lock the head, fold what other hosts appended, check, append, commit.
+   */
+  #commitChecked(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    spoolOffset: number | undefined,
+    check: () => void,
+  ): StoredEvent[] {
+    this.#flush();
+    const after = this.#replica.seq;
+    // The head locked; what other hosts appended since this replica's last event comes with it.
+    const [head, events, audit, offsets] = this.#channel.exec(
+      'begin',
+      [lockHead, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
+      { unlessFirstSeq: after },
+    );
+    let committed = false;
+    try {
+      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
+      this.#noteRows(events);
+      this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
+      check();
+      const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
+        this.#channel.exec('commit', appendStatements(prepared, this.#host?.name ?? null));
+        committed = true;
+      });
+      return this.#committed(stored);
+    } finally {
+      // Releases the head when the drafts did not fit (or the commit failed and the worker rolled back).
+      if (!committed) this.#channel.rollback();
+    }
+  }
+
   /** Bookkeeping after a commit: owners of the threads it created, the barriers' count. */
   #committed(stored: StoredEvent[]): StoredEvent[] {
     this.#commits += 1;
+    if (!this.#committedThisTick) {
+      this.#committedThisTick = true;
+      setImmediate(() => (this.#committedThisTick = false));
+    }
     for (const event of stored) {
       if (event.type === 'thread.created')
         this.#owners.set(event.threadId, event.data.host ?? this.#host?.name ?? null);
@@ -374,14 +403,114 @@ export class PostgresStore implements Store {
     return stored;
   }
 
+  /** Whether this store committed in the current tick of the event loop (the next commit batches). */
+  #committedThisTick = false;
+
+  /**
+   * The commits of this tick that are not written yet, and the head they follow. While it is open, this
+   * store's connection holds the log head's lock (in a transaction that commits asynchronously), so no
+   * other writer moves the head and this replica is the log as it is: each commit's compare-and-set runs
+   * against it as under the lock of a commit of its own, and reads need not ask the server.
+   */
+  #batch: { readonly head: number; readonly commits: PreparedCommit[] } | undefined;
+
+  /**
+   * Opens the batch, if none is open: one round trip locks the head and brings what other hosts
+   * appended meanwhile (folded into the replica before any draft is applied). Written by #flush(): on
+   * the next turn of the event loop, in durable(), or before any other request of this store (and of
+   * any other store of this process: one batch at a time, so that no store of this thread waits for a
+   * lock that only this thread could release).
+   */
+  #openBatch(): { readonly head: number; readonly commits: PreparedCommit[] } {
+    if (this.#batch !== undefined) return this.#batch;
+    this.#yieldBatch();
+    const after = this.#replica.seq;
+    const [head, events, audit, offsets] = this.#channel.exec(
+      'begin',
+      [lockHeadAsync, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
+      { unlessFirstSeq: after },
+    );
+    try {
+      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
+      this.#noteRows(events);
+      this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
+    } catch (error) {
+      this.#channel.rollback();
+      throw error;
+    }
+    const batch = { head: this.#replica.seq, commits: [] };
+    this.#batch = batch;
+    openBatch.holder = this;
+    setImmediate(() => {
+      try {
+        this.#flush();
+      } catch {
+        // Recorded in #failure: durable() and the next commit report it.
+      }
+    });
+    return batch;
+  }
+
+  /** Writes another store's open batch (see #openBatch) before this one sends anything. */
+  #yieldBatch(): void {
+    const holder = openBatch.holder;
+    if (holder === undefined || holder === this) return;
+    try {
+      holder.#flush();
+    } catch {
+      // That store has failed; it reports so itself.
+    }
+  }
+
+  /**
+   * Writes the open batch in one statement and commits it, releasing the head. A batch that could not
+   * be written for sure fails the store (a StoreError here, from durable() and from every commit): its
+   * commits were answered and are in the replica. Whether a failed write committed is looked up in the
+   * log first, as for a single commit, and a batch that is not there is written again (head-checked,
+   * on a fresh connection) if no other host moved the head since it was locked.
+   */
+  #flush(): void {
+    this.#yieldBatch();
+    const batch = this.#batch;
+    if (batch === undefined) return;
+    this.#batch = undefined;
+    if (openBatch.holder === this) openBatch.holder = undefined;
+    if (batch.commits.length === 0) {
+      this.#channel.rollback();
+      return;
+    }
+    const statement = appendBatch(batch.commits, this.#host?.name ?? null, batch.head);
+    let written = false;
+    let cause: unknown;
+    try {
+      try {
+        written = this.#channel.exec('commit', [statement])[0]?.length === 1;
+      } catch {
+        // The connection broke, the transaction was lost or the statement failed: look, then retry once.
+        const first = batch.commits.find((commit) => commit.events.length > 0);
+        written =
+          (first !== undefined && this.#wrote(first)) ||
+          this.#channel.exec('write', [statement])[0]?.length === 1;
+      }
+    } catch (error) {
+      cause = error;
+    }
+    if (written) return;
+    this.#failure ??= new StoreError(
+      `Could not write ${batch.commits.length} commits to PostgreSQL at ${this.where}; restart the host`,
+      { cause },
+    );
+    throw this.#failure;
+  }
+
   /**
    * The common case in one request and one round trip (one statement, its own transaction): when this
    * replica has every event (the head is where its last fold left it), the drafts are applied to it and
-   * written without locking the head first; appendAtHead writes only if the head is still there.
-   * Undefined: take the general path — the head moved (nothing was written), or the drafts did not fit
-   * this replica (it may be behind; the general path decides against the log as it is). A statement that
+   * written without locking the head first; appendBatch writes only if the head is still there.
+   * Undefined: take the batch's path — the head moved (nothing was written), or the drafts did not fit
+   * this replica (it may be behind; the batch decides against the log as it is). A statement that
    * failed with its connection is looked up in the log: there, it counts as committed; not there, it is
-   * run again by the general path; the log unreadable, the failure is thrown. Never written twice.
+   * run again in a batch; the log unreadable, the failure is thrown. Never written twice.
    */
   #commitAtHead(
     threadId: string,
@@ -389,6 +518,7 @@ export class PostgresStore implements Store {
     spoolOffset: number | undefined,
   ): StoredEvent[] | undefined {
     if (drafts.length === 0) return undefined;
+    this.#yieldBatch();
     const head = this.#replica.seq;
     const moved = new Error('The log head moved');
     let sent = false;
@@ -397,10 +527,10 @@ export class PostgresStore implements Store {
         sent = true;
         let rows: Record<string, unknown>[] | undefined;
         try {
-          [rows] = this.#channel.exec('write', [appendAtHead(prepared, this.#host?.name ?? null, head)]);
+          [rows] = this.#channel.exec('write', [appendBatch([prepared], this.#host?.name ?? null, head)]);
         } catch (error) {
           // The connection broke (a server restarted, a connection cut since the last call): the
-          // statement may or may not have committed, and the log says which. Not written: the general
+          // statement may or may not have committed, and the log says which. Not written: the batch's
           // path runs it again on a fresh connection.
           if (this.#wrote(prepared)) return;
           if (error instanceof StoreError) throw moved;
@@ -467,6 +597,11 @@ export class PostgresStore implements Store {
    * commits it had not flushed is unknown.
    */
   durable(): Promise<void> {
+    try {
+      this.#flush();
+    } catch {
+      // Recorded in #failure.
+    }
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const count = this.#commits;
     if (count <= this.#covered) return Promise.resolve();
@@ -486,6 +621,12 @@ export class PostgresStore implements Store {
     const next = this.#next;
     if (next === undefined || this.#flight !== undefined) return;
     this.#next = undefined;
+    try {
+      // Commits made since durable() was called are written before the barrier that covers them.
+      this.#flush();
+    } catch {
+      // Recorded in #failure.
+    }
     if (this.#failure !== undefined) return next.reject(this.#failure);
     const covers = this.#commits;
     this.#flight = { covers, promise: next.promise };
@@ -550,17 +691,14 @@ export class PostgresStore implements Store {
 
   /** Straight from the log in Postgres: every host's events, committed ones only. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
-    const [rows] = this.#channel.exec('none', [
+    const [rows] = this.#exec([
       eventsAfter(query.after ?? 0, query.limit ?? DEFAULT_EVENT_PAGE, query.threadId),
     ]);
     return eventsOf(rows);
   }
 
   readAudit(query: AuditQuery = {}): AuditRow[] {
-    return readAuditPages(
-      (after, limit) => auditRowsOf(this.#channel.exec('none', [auditAfter(after, limit)])[0]),
-      query,
-    );
+    return readAuditPages((after, limit) => auditRowsOf(this.#exec([auditAfter(after, limit)])[0]), query);
   }
 
   lastSeq(): number {
@@ -572,6 +710,7 @@ export class PostgresStore implements Store {
    * must equal what the commits produced.
    */
   rebuildProjections(): void {
+    this.#flush();
     this.#replica.reset();
     this.#foldAll();
   }
@@ -579,10 +718,15 @@ export class PostgresStore implements Store {
   close(): void {
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
     this.#onForeign = undefined;
+    try {
+      this.#flush();
+    } catch {
+      // Nothing of the batch was made durable, so nothing of it was told to anyone.
+    }
     if (this.#host !== undefined) {
       try {
         // Leaving cleanly: the lease ends now rather than when it runs out.
-        this.#channel.exec('none', [releaseHost(this.#host.name)]);
+        this.#exec([releaseHost(this.#host.name)]);
       } catch {
         // It runs out by itself.
       }
@@ -591,9 +735,17 @@ export class PostgresStore implements Store {
     this.#replica.close();
   }
 
+  /** Statements on their own (autocommit), after the open batch of any store of this process is written. */
+  #exec(statements: Statement[]): Record<string, unknown>[][] {
+    this.#flush();
+    return this.#channel.exec('none', statements);
+  }
+
   /** Folds what other hosts appended since the replica's last event; returns the head's seq. */
   #refresh(): number {
-    const [rows] = this.#channel.exec('none', [headSeq]);
+    // While a batch is open this store holds the head: the replica is the log, its own batch included.
+    if (this.#batch !== undefined) return this.#replica.seq;
+    const [rows] = this.#exec([headSeq]);
     const head = Number(rows?.[0]?.seq ?? 0);
     this.#checkNotBehind(head);
     if (head > this.#replica.seq) this.#foldAll();
@@ -603,7 +755,7 @@ export class PostgresStore implements Store {
   #foldAll(): void {
     for (;;) {
       const after = this.#replica.seq;
-      const [events, offsets, audit] = this.#channel.exec('none', [
+      const [events, offsets, audit] = this.#exec([
         eventsAfter(after, FOLD_PAGE),
         offsetsFor(after, FOLD_PAGE),
         lastAudit,

@@ -5,6 +5,11 @@ import type { MessagePort } from 'node:worker_threads';
 export interface Statement {
   readonly sql: string;
   readonly params?: readonly unknown[];
+  /**
+   * Prepared once per connection under this name and executed by name afterwards (the server skips
+   * parsing and planning). Only for statements whose text never changes: one name, one text.
+   */
+  readonly name?: string;
 }
 
 /**

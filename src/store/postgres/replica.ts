@@ -33,12 +33,32 @@ export class Replica {
   /** The global seq of the last event folded in. */
   #seq = 0;
 
+  // Prepared once: a commit runs these every time, and preparing costs more than running them.
+  readonly #setLastSeq: BetterSqlite3.Statement<[number, string]>;
+  readonly #nextThreadSeq: BetterSqlite3.Statement<[string], { last_seq: number }>;
+  readonly #auditAfter: BetterSqlite3.Statement<[number], AuditRow>;
+  readonly #lastAuditSeq: BetterSqlite3.Statement<[], { seq: number | null }>;
+  readonly #pruneAuditRows: BetterSqlite3.Statement<[]>;
+  readonly #keepAudit: BetterSqlite3.Statement<[number, string, string]>;
+  readonly #spoolOf: BetterSqlite3.Statement<[string], { cli_spool_dir: unknown; cli_spool_offset: unknown }>;
+
   constructor() {
     this.#db = new Database(':memory:');
     this.#db.pragma('foreign_keys = ON');
     migrate(this.#db);
     this.#projector = new Projector(this.#db);
     this.reads = new ProjectionReads(this.#db);
+    this.#setLastSeq = this.#db.prepare('UPDATE threads SET last_seq = ? WHERE id = ?');
+    this.#nextThreadSeq = this.#db.prepare(
+      'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
+    );
+    this.#auditAfter = this.#db.prepare(
+      'SELECT seq, hash, record AS text FROM audit WHERE seq > ? ORDER BY seq',
+    );
+    this.#lastAuditSeq = this.#db.prepare('SELECT max(seq) AS seq FROM audit');
+    this.#pruneAuditRows = this.#db.prepare('DELETE FROM audit WHERE seq < (SELECT max(seq) FROM audit)');
+    this.#keepAudit = this.#db.prepare('INSERT OR REPLACE INTO audit (seq, hash, record) VALUES (?, ?, ?)');
+    this.#spoolOf = this.#db.prepare('SELECT cli_spool_dir, cli_spool_offset FROM threads WHERE id = ?');
   }
 
   get seq(): number {
@@ -49,7 +69,7 @@ export class Replica {
   fold(events: readonly StoredEvent[], audit: readonly AuditRow[], offsets: readonly SpoolOffset[]): void {
     if (events.length === 0 && audit.length === 0 && offsets.length === 0) return;
     this.#db.transaction(() => {
-      const setLastSeq = this.#db.prepare('UPDATE threads SET last_seq = ? WHERE id = ?');
+      const setLastSeq = this.#setLastSeq;
       for (const event of events) {
         if (event.seq <= this.#seq) continue;
         this.#projector.apply(event.threadId, event.at, { type: event.type, data: event.data } as EventDraft);
@@ -80,14 +100,9 @@ export class Replica {
   ): StoredEvent[] {
     const audit = this.#audit;
     if (audit === undefined) throw new Error('The replica was not started');
-    const nextThreadSeq = this.#db.prepare<[string], { last_seq: number }>(
-      'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
-    );
-    const auditAfter = this.#db.prepare<[number], AuditRow>(
-      'SELECT seq, hash, record AS text FROM audit WHERE seq > ? ORDER BY seq',
-    );
-    const lastAudit = () =>
-      this.#db.prepare<[], { seq: number }>('SELECT max(seq) AS seq FROM audit').get()?.seq ?? 0;
+    const nextThreadSeq = this.#nextThreadSeq;
+    const auditAfter = this.#auditAfter;
+    const lastAudit = () => this.#lastAuditSeq.get()?.seq ?? 0;
     const events = this.#db.transaction(() => {
       const at = new Date().toISOString();
       const auditBefore = lastAudit();
@@ -103,10 +118,7 @@ export class Replica {
       let spool: SpoolOffset | undefined;
       if (spoolOffset !== undefined) {
         this.#projector.setSpoolOffset(threadId, spoolOffset);
-        const row = this.reads.row(
-          'SELECT cli_spool_dir, cli_spool_offset FROM threads WHERE id = ?',
-          threadId,
-        );
+        const row = this.#spoolOf.get(threadId);
         if (typeof row?.cli_spool_dir === 'string')
           spool = { threadId, spoolDir: row.cli_spool_dir, offset: Number(row.cli_spool_offset ?? 0) };
       }
@@ -132,18 +144,17 @@ export class Replica {
   }
 
   #keepLastAudit(row: AuditRow): void {
-    this.#db
-      .prepare('INSERT OR REPLACE INTO audit (seq, hash, record) VALUES (?, ?, ?)')
-      .run(row.seq, row.hash, row.text);
+    this.#keepAudit.run(row.seq, row.hash, row.text);
     this.#pruneAudit();
   }
 
   #pruneAudit(): void {
-    this.#db.prepare('DELETE FROM audit WHERE seq < (SELECT max(seq) FROM audit)').run();
+    this.#pruneAuditRows.run();
   }
 
   /** Only onto the process the offset was recorded for: a newer process of the thread starts from 0. */
   #applyOffsets(offsets: readonly SpoolOffset[]): void {
+    if (offsets.length === 0) return;
     const update = this.#db.prepare(
       `UPDATE threads SET cli_spool_offset = max(coalesce(cli_spool_offset, 0), ?)
        WHERE id = ? AND cli_spool_dir = ?`,

@@ -30,6 +30,13 @@ function isConnectionLoss(error: unknown): boolean {
   return /^(08|57P0|53300|E[A-Z]+)/.test(code);
 }
 
+/** Runs one statement; a named one is prepared on the connection's first use and reused after. */
+function query(client: pg.Client, statement: Statement): Promise<pg.QueryResult<Record<string, unknown>>> {
+  const values = statement.params as unknown[] | undefined;
+  if (statement.name === undefined) return client.query<Record<string, unknown>>(statement.sql, values);
+  return client.query<Record<string, unknown>>({ name: statement.name, text: statement.sql, values });
+}
+
 class Connection {
   readonly #config: WorkerConfig;
 
@@ -109,12 +116,13 @@ class Connection {
     const commit = tx === 'commit' || tx === 'once';
     // A transaction left open by a request the store gave up on is abandoned before anything new runs.
     if (tx === 'none' || tx === 'write') await this.rollback();
+    // A connection found dead before anything was sent is replaced once: nothing can have been written.
+    let client = await this.client();
+    // After client(): a connection replaced since the transaction began has lost it (and its locks).
     if ((tx === 'continue' || tx === 'commit') && !this.#inTransaction)
       throw Object.assign(new Error('The transaction was lost (the connection broke or timed out)'), {
         kind: 'connection',
       });
-    // A connection found dead before anything was sent is replaced once: nothing can have been written.
-    let client = await this.client();
     const results: Record<string, unknown>[][] = [];
     let sent = false;
     try {
@@ -132,10 +140,7 @@ class Connection {
       } else if (!this.#inTransaction && statements.length > 0 && !commit && tx !== 'write') {
         // An autocommit read: retried once on a fresh connection if the old one was found dead.
         try {
-          const first = statements[0]!;
-          results.push(
-            (await client.query<Record<string, unknown>>(first.sql, first.params as unknown[])).rows,
-          );
+          results.push((await query(client, statements[0]!)).rows);
           sent = true;
         } catch (error) {
           if (!isConnectionLoss(error)) throw error;
@@ -150,9 +155,7 @@ class Connection {
           Number(results[0]?.[0]?.seq) === unlessFirstSeq
         )
           break;
-        results.push(
-          (await client.query<Record<string, unknown>>(statement.sql, statement.params as unknown[])).rows,
-        );
+        results.push((await query(client, statement)).rows);
       }
       if (commit) {
         this.#inTransaction = false;
