@@ -63,7 +63,8 @@ export class State {
 
   /** @param {ThreadView} view */
   addThreadView(view) {
-    this.addThread(view.thread);
+    // The thread's host comes beside the record (a thread created after the page loaded had none yet).
+    this.addThread(view.host ? { ...view.thread, host: view.host } : view.thread);
     for (const run of view.runs) this.#addRun(run);
     for (const subagent of view.subagents) this.#addSubagent(subagent);
     for (const approval of view.approvals) this.addApproval(approval);
@@ -175,7 +176,15 @@ export class State {
           lastThreadSeq: event.threadSeq,
           createdAt: at,
           updatedAt: at,
+          // Placed on another host at creation: it runs there (else its host is told by the thread's view).
+          ...(typeof data.host === 'string'
+            ? { host: { name: data.host, reachable: true, lastSeen: null } }
+            : {}),
         });
+        break;
+      case 'thread.adopted':
+        // Another host took the thread over: its CLI runs there now (the polled leases say if it is live).
+        this.#patchThread(event, { host: { name: data.to, reachable: true, lastSeen: null } });
         break;
       case 'thread.titled':
         this.#patchThread(event, { title: data.title });
@@ -294,7 +303,7 @@ export class State {
   /**
    * Thread fields follow the thread's own sequence: an event older than the record changes nothing.
    * @param {StoredEvent} event
-   * @param {Partial<ThreadRecord>} patch
+   * @param {Partial<ThreadRecord & ThreadListItem>} patch
    */
   #patchThread(event, patch) {
     const thread = this.threads.get(event.threadId);

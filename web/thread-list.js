@@ -1,9 +1,11 @@
 // @ts-check
 // The sidebar's list of threads, newest first: title (a name given, or the first line of the first
-// prompt), folder, live dot and how many approvals wait in it.
+// prompt), folder, live dot and how many approvals wait in it; in a fleet, a marker on the threads whose
+// host's lease has run out.
 
 import { h, replace } from './dom.js';
 import { folderName } from './format.js';
+import { unreachableSince } from './host-status.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
@@ -27,6 +29,8 @@ export function renderThreadList(root, state, currentId) {
           { class: 'thread-list' },
           threads.map((thread) => {
             const count = pending.get(thread.id) ?? 0;
+            const host = state.hostOf(thread.id, thread.host);
+            const hostDown = host !== undefined && !host.reachable;
             return h(
               'li',
               {},
@@ -43,6 +47,18 @@ export function renderThreadList(root, state, currentId) {
                   ? h('span', { class: 'count', 'aria-label': `${count} waiting` }, String(count))
                   : null,
                 h('span', { class: 'folder' }, folderName(thread.cwd)),
+                hostDown
+                  ? h(
+                      'span',
+                      {
+                        class: 'host-down',
+                        title: `Host ${host.name} unreachable ${unreachableSince(host)}`,
+                      },
+                      'Host ',
+                      visibleText(host.name),
+                      ' unreachable',
+                    )
+                  : null,
               ),
             );
           }),

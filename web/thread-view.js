@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { cliProcessLine } from './cli-process.js';
 import { h, replace } from './dom.js';
 import { MODES, folderName, threadActivity } from './format.js';
+import { unreachableSince } from './host-status.js';
 import { subagentTree } from './subagent-tree.js';
 import { ThreadPolicyView } from './thread-rules.js';
 import { buildTimeline } from './timeline.js';
@@ -63,6 +64,7 @@ export class ThreadView {
     this.cwd = h('p', { class: 'muted cwd' });
     this.status = h('span', { class: 'thread-status' });
     this.process = h('p', { class: 'muted cli-process', hidden: '' });
+    this.host = h('p', { class: 'thread-host', hidden: '' });
     this.tree = h('div', { class: 'tree-box' });
     this.policy = new ThreadPolicyView(state, threadId);
     /** @type {Map<ThreadMode, HTMLInputElement>} */
@@ -116,6 +118,7 @@ export class ThreadView {
             this.cwd,
             this.status,
             this.process,
+            this.host,
           ),
           h(
             'div',
@@ -182,6 +185,7 @@ export class ThreadView {
       for (const [value, input] of this.modeInputs) input.checked = value === mode;
       this.interruptButton.disabled = thread.status !== 'live';
       this.stopButton.disabled = thread.status !== 'live';
+      this.#renderHost();
     }
     this.policy.render();
     replace(
@@ -196,6 +200,29 @@ export class ThreadView {
       if (this.#highlight !== undefined && this.timeline.highlight(this.#highlight))
         this.#highlight = undefined;
     }
+  }
+
+  /**
+   * In a fleet, the host that runs the thread's CLI; once its lease has run out (polled, as no event says
+   * so), what that means for the approvals and the next message.
+   */
+  #renderHost() {
+    const host = this.state.hostOf(this.threadId, undefined);
+    this.host.hidden = host === undefined;
+    if (host === undefined) return;
+    this.host.dataset.reachable = String(host.reachable);
+    replace(
+      this.host,
+      host.reachable
+        ? h('span', { class: 'muted' }, 'Runs on host ', visibleText(host.name))
+        : h(
+            'strong',
+            { class: 'host-unreachable' },
+            'Host ',
+            visibleText(host.name),
+            ` unreachable ${unreachableSince(host)}: its approvals wait until it is back; a message sent now moves the thread to the host serving this page.`,
+          ),
+    );
   }
 
   #startRename() {

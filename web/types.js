@@ -116,6 +116,7 @@
  * @property {RunRecord[]} runs
  * @property {SubagentRecord[]} subagents
  * @property {ApprovalRecord[]} approvals
+ * @property {ThreadHost | null} [host] in a fleet, the host that runs the thread
  */
 
 /**
