@@ -158,13 +158,23 @@ async function decide(
   host: ServeProcess,
   approvalId: string,
   behavior: 'allow' | 'deny',
-): Promise<{ status: number; body: Json }> {
+): Promise<{ status: number; body: Json; answeredAt: number }> {
   const response = await fetch(`${host.url}/api/approvals/${approvalId}/decision`, {
     method: 'POST',
     headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(behavior === 'allow' ? { behavior } : { behavior, message: 'not now' }),
   });
-  return { status: response.status, body: (await response.json()) as Json };
+  return { status: response.status, body: (await response.json()) as Json, answeredAt: Date.now() };
+}
+
+/** A copy of `items` in a random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 /** Ends the three servers (SIGTERM; --stop-agents ends the CLIs they own) and checks nothing is left. */
@@ -330,13 +340,21 @@ describe(
       // Every host shows it pending before the race starts.
       for (const host of fleet.hosts) await pendingApproval(host, 'Bash');
 
+      // 17/17/16 over A/B/C, allow and deny alternating, sent in a shuffled order: the first one sent
+      // tends to win, and which host and which answer that is should not be fixed by the test.
+      const decisions = shuffled(
+        Array.from({ length: 50 }, (_, i) => ({
+          host: i % 3,
+          behavior: i % 2 === 0 ? ('allow' as const) : ('deny' as const),
+        })),
+      );
       const startedAt = Date.now();
       const outcomes = await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          decide(fleet.hosts[i % 3]!, approvalId, i % 2 === 0 ? 'allow' : 'deny').then((outcome) => ({
+        decisions.map(({ host, behavior }) =>
+          decide(fleet.hosts[host]!, approvalId, behavior).then((outcome) => ({
             ...outcome,
-            host: HOST_NAMES[i % 3]!,
-            behavior: i % 2 === 0 ? 'allow' : 'deny',
+            host: HOST_NAMES[host]!,
+            behavior,
           })),
         ),
       );
@@ -352,6 +370,22 @@ describe(
       );
       const winner = won[0]!;
       const expected = winner.behavior === 'allow' ? 'allowed' : 'denied';
+      // Lost to the winner, on whichever host: not refused for any other reason (an unreachable owner).
+      // Either the host saw the approval settled before it tried, or its commit's compare-and-set did.
+      const settledBefore = `Approval ${approvalId} is already ${expected}`;
+      const settledInCommit = `The approval ${approvalId} is ${expected}; that change no longer applies`;
+      for (const { body } of lost)
+        assert.ok(
+          [settledBefore, settledInCommit].includes(String(body.error?.message)),
+          String(body.error?.message),
+        );
+      const firstAnswer = HOST_NAMES.map(
+        (name) => Math.min(...outcomes.filter((o) => o.host === name).map((o) => o.answeredAt)) - startedAt,
+      );
+      const inCommit = HOST_NAMES.map(
+        (name) =>
+          lost.filter((o) => o.host === name && String(o.body.error?.message) === settledInCommit).length,
+      );
       assert.equal(winner.body.approval.status, expected);
       const perHost = HOST_NAMES.map((name) => outcomes.filter((o) => o.host === name).length);
       assert.deepEqual(perHost, [17, 17, 16]);
@@ -377,7 +411,9 @@ describe(
       assert.equal(decided.length, 1, 'one decision is in the log');
       t.diagnostic(
         `50 decisions (17/17/16 on A/B/C): all answered in ${settledAt - startedAt} ms; the winner was ` +
-          `${winner.behavior} on ${winner.host}; the CLI's tool result reached the mock ` +
+          `${winner.behavior} on ${winner.host}; losers refused by the commit's compare-and-set on A/B/C: ` +
+          `${inCommit.join('/')} (the rest saw it settled before committing); first answer from A/B/C after ` +
+          `${firstAnswer.join('/')} ms; the CLI's tool result reached the mock ` +
           `${resultAt - startedAt} ms after the first POST`,
       );
 
