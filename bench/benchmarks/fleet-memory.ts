@@ -82,11 +82,11 @@ export const fleetMemoryBenchmark: Benchmark = {
     const liveRuns = live.ok ? [live] : [];
     const idleCount = threads - atWork;
     const liveIdle = liveThreads - atWork;
-    const perIdle = (r: MemoryHostResult, pick: 'rssMiB' | 'pssMiB'): number =>
+    const perIdle = (r: MemoryHostResult, pick: 'rssMiB' | 'pssMiB' | 'ussMiB'): number =>
       r.idleClis.count === 0 ? Number.NaN : r.idleClis[pick] / liveIdle;
     // 1,000 kept live: the CLIs at work as measured on the parked host, plus every idle thread's CLI at the
     // mean of the idle live CLIs measured.
-    const extrapolated = (pick: 'rssMiB' | 'pssMiB'): Outcome<number>[] =>
+    const extrapolated = (pick: 'rssMiB' | 'pssMiB' | 'ussMiB'): Outcome<number>[] =>
       parked.ok && live.ok
         ? [{ ok: true, value: parked.value.atWorkClis[pick] + idleCount * perIdle(live.value, pick) }]
         : [];
@@ -126,6 +126,9 @@ export const fleetMemoryBenchmark: Benchmark = {
       wardenFigureOf(mib('live-idle-cli-pss', `${L}: PSS per idle live CLI`), liveRuns, (r) =>
         perIdle(r, 'pssMiB'),
       ),
+      wardenFigureOf(mib('live-idle-cli-uss', `${L}: unique memory (USS) per idle live CLI`), liveRuns, (r) =>
+        perIdle(r, 'ussMiB'),
+      ),
       wardenFigureOf(
         mib('extrapolated-cli-rss', `${X}: CLIs' RSS, summed`),
         extrapolated('rssMiB'),
@@ -134,6 +137,11 @@ export const fleetMemoryBenchmark: Benchmark = {
       wardenFigureOf(
         mib('extrapolated-cli-pss', `${X}: CLIs' PSS, summed`),
         extrapolated('pssMiB'),
+        (v) => v,
+      ),
+      wardenFigureOf(
+        mib('extrapolated-cli-uss', `${X}: CLIs' USS, summed`),
+        extrapolated('ussMiB'),
         (v) => v,
       ),
     ];
@@ -191,7 +199,7 @@ export const fleetMemoryBenchmark: Benchmark = {
         `the mean of the idle live CLIs — ${idleCount} live CLIs are not measured (they would not fit this ` +
         `machine's memory). Host: \`process.memoryUsage()\` after two full GCs (RSS includes Node, tsx and the ` +
         `mock model). CLIs: every process of each thread's CLI tree; RSS counts the pages the CLIs share ` +
-        `(the executable) in each, PSS divides them. Next message: the probe's \`send()\` → the mock's first ` +
+        `(the executable) in each, PSS divides them, USS leaves them out. Next message: the probe's \`send()\` → the mock's first ` +
         `main request carrying the message, and → \`run.ended\` (completed); parked: waits until the probe is ` +
         `parked and its CLI gone before each send. p99 of ${probes} sends is the slowest. Each host is bounded ` +
         `at ${formatBound(boundMs)}; one run each.`,
@@ -201,6 +209,11 @@ export const fleetMemoryBenchmark: Benchmark = {
       targets: [target],
       notes: [
         `1-minute load average (the machine is shared) — parked: ${load(parked)}; kept live: ${load(live)}.`,
+        `Extrapolating: RSS counts the pages the CLIs share (the executable's) once per CLI, so its sum ` +
+          `overstates; PSS divides shared pages among the CLIs running, so each of ${liveThreads} CLIs holds ` +
+          `a larger share than each of ${threads.toLocaleString('en-US')} would; USS (pages only that ` +
+          `process maps) is what each further CLI adds, so the USS sum (plus the shared pages, once) is the ` +
+          `closest estimate.`,
         'Host RSS before the Supervisor opened (Node, tsx, the mock model): ' +
           [parked, live]
             .map((o) => (o.ok ? `${o.value.mode} ${o.value.baselineRssMiB.toFixed(0)} MiB` : 'n/a'))

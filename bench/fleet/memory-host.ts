@@ -38,11 +38,15 @@ export interface MemoryHostConfig {
   readonly startConcurrency: number;
 }
 
-/** Memory of a set of processes, MiB: resident (shared pages counted in each) and proportional. */
+/**
+ * Memory of a set of processes, MiB: resident (shared pages counted in each), proportional (shared pages
+ * divided among their sharers) and unique (pages no other process maps: what one more process adds).
+ */
 export interface ProcessMemory {
   readonly count: number;
   readonly rssMiB: number;
   readonly pssMiB: number;
+  readonly ussMiB: number;
 }
 
 export interface MemoryHostResult {
@@ -122,11 +126,13 @@ function trees(roots: readonly number[], parentOf: Map<number, number>): number[
 function memoryOf(pids: readonly number[]): ProcessMemory {
   let rss = 0;
   let pss = 0;
+  let uss = 0;
   for (const pid of pids) {
     rss += statusKiB(pid, 'VmRSS');
     pss += statusKiB(pid, 'Pss', 'smaps_rollup');
+    uss += statusKiB(pid, 'Private_Clean', 'smaps_rollup') + statusKiB(pid, 'Private_Dirty', 'smaps_rollup');
   }
-  return { count: pids.length, rssMiB: rss / 1024, pssMiB: pss / 1024 };
+  return { count: pids.length, rssMiB: rss / 1024, pssMiB: pss / 1024, ussMiB: uss / 1024 };
 }
 
 function hostMemory(): { rssMiB: number; heapUsedMiB: number } {
