@@ -185,11 +185,14 @@ function howToRun(): string[] {
     'npm run bench -- orphan throughput  # only the named benchmarks; prints the report, writes nothing',
     '```',
     '',
-    'Names: `orphan`, `permissions`, `throughput`, `memory`, `real-cli`, `supervisor-server`, `durable`. The ' +
+    'Names: `orphan`, `permissions`, `throughput`, `memory`, `real-cli`, `supervisor-server`, `durable`, ' +
+      '`fleet-fanout`, `fleet-memory`. The ' +
       'fake CLI the first four use is `bench/fake-cli/bench-cli.mjs` (`bench/fake-cli/idle-cli.sh` for memory); ' +
       'benchmark 5 drives the real CLI through the testkit’s mock model; benchmark 6 runs the supervisor and ' +
       'the server with a scripted CLI (`bench/supervisor-server/`); benchmark 7 re-attaches to real CLIs and ' +
-      'reads the bench CLI through a pipe and a spool (`bench/durable/`). The other top-level scripts in `bench/` ' +
+      'reads the bench CLI through a pipe and a spool (`bench/durable/`); benchmark 8 runs two fleet hosts on a ' +
+      'throwaway PostgreSQL cluster (or `WARDEN_TEST_PG_URL`) and one SQLite host with the scripted CLI, ' +
+      'benchmark 9 one host with the real CLI and the mock model (`bench/fleet/`). The other top-level scripts in `bench/` ' +
       'are standalone probes (each says how to run it in its header), not part of this comparison.',
   ];
 }
