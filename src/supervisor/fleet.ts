@@ -72,6 +72,11 @@ export class FleetMembership {
     return this.#store.listHosts();
   }
 
+  /** Takes a slot of `host`'s capacity for a thread placed there (compare-and-set on its row). */
+  reserve(host: string, liveNow: number | null): boolean {
+    return this.#store.reservePlacement(host, liveNow);
+  }
+
   /** Who runs each thread and whether its lease runs (one read of the hosts for all the threads). */
   hostsOf(threadIds: Iterable<string>): Map<string, ThreadHost> {
     const hosts = new Map(this.#store.listHosts().map((host) => [host.name, host]));

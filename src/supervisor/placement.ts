@@ -1,7 +1,9 @@
 // Where a new thread of a fleet runs: on a live host whose workspace roots contain its cwd and that has
 // room for one more CLI — this host first, else the one with the most room — or on the host named at
 // creation. The cwd and the roots are compared as real paths, so `..` or a symlink cannot carry a thread
-// outside the roots a host declared.
+// outside the roots a host declared. A host's load is its CLIs at its last heartbeat (this host's: now)
+// plus the threads placed on it since; the supervisor then reserves the chosen slot compare-and-set
+// (PostgresStore.reservePlacement) and chooses again if another host took it first.
 import { ConflictError } from '../protocol/errors.js';
 import type { HostRecord } from '../store/postgres/hosts.js';
 import { realOrSelf, within } from './real-paths.js';
@@ -24,7 +26,7 @@ export function placeThread(hosts: readonly HostRecord[], request: PlacementRequ
       return `${host.name} is unreachable (no heartbeat for ${Math.round(host.msSinceHeartbeat / 1000)} s)`;
     if (host.roots.length > 0 && !host.roots.some((root) => within(realOrSelf(root), cwd)))
       return `${host.name} does not reach ${cwd} (roots ${host.roots.join(', ')})`;
-    const load = host.name === request.me ? request.liveHere : host.liveClis;
+    const load = (host.name === request.me ? request.liveHere : host.liveClis) + host.placed;
     if (host.capacity !== null && load >= host.capacity)
       return `${host.name} is at capacity (${load} of ${host.capacity} CLIs)`;
     return null;
@@ -39,7 +41,7 @@ export function placeThread(hosts: readonly HostRecord[], request: PlacementRequ
   const here = hosts.find((host) => host.name === request.me);
   if (here !== undefined && unfit(here) === null) return here.name;
   const room = (host: HostRecord): number =>
-    host.capacity === null ? Number.MAX_SAFE_INTEGER : host.capacity - host.liveClis;
+    host.capacity === null ? Number.MAX_SAFE_INTEGER : host.capacity - host.liveClis - host.placed;
   const fit = hosts.filter((host) => host.name !== request.me && unfit(host) === null);
   fit.sort((a, b) => room(b) - room(a) || a.name.localeCompare(b.name));
   const chosen = fit[0];

@@ -451,13 +451,18 @@ export class Supervisor {
         throw new ValidationError('host names a host of a fleet; this one is alone', 'host');
       return undefined;
     }
-    const chosen = placeThread(this.#fleet.listHosts(), {
-      cwd,
-      host: named,
-      me: this.#fleet.name,
-      liveHere: this.#liveClis(),
-    });
-    return chosen === this.#fleet.name ? undefined : chosen;
+    // The hosts' load is read, then the chosen slot reserved compare-and-set: another host placing at the
+    // same moment may take it first, and then the choice is made again on the loads as they are now.
+    for (let attempt = 0; ; attempt += 1) {
+      const hosts = this.#fleet.listHosts();
+      const liveHere = this.#liveClis();
+      const me = this.#fleet.name;
+      const chosen = placeThread(hosts, { cwd, host: named, me, liveHere });
+      if (this.#fleet.reserve(chosen, chosen === me ? liveHere : null))
+        return chosen === me ? undefined : chosen;
+      if (attempt >= hosts.length)
+        throw new ConflictError('Cannot place the thread: other hosts kept taking the room it was offered');
+    }
   }
 
   #setMode(threadId: string, mode: ThreadMode): ThreadRecord {

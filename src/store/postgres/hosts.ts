@@ -20,6 +20,11 @@ export interface HostRecord {
   readonly live: boolean;
   /** CLIs it ran at its last heartbeat. */
   readonly liveClis: number;
+  /**
+   * Threads placed on it since its last heartbeat (reservePlacement): they count toward its capacity until
+   * its next heartbeat reports the CLIs it runs then.
+   */
+  readonly placed: number;
 }
 
 export interface HostRegistration {
@@ -36,15 +41,35 @@ export function registerHost(host: HostRegistration): Statement {
           VALUES ($1, $2, $3, $4, now(), now(), $5, 0)
           ON CONFLICT (name) DO UPDATE SET capacity = excluded.capacity, roots = excluded.roots,
             pid = excluded.pid, started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at,
-            lease_ms = excluded.lease_ms, live_clis = 0`,
+            lease_ms = excluded.lease_ms, live_clis = 0, placed = 0`,
     params: [host.name, host.capacity, JSON.stringify(host.roots), process.pid, host.leaseMs],
   };
 }
 
 export function heartbeat(name: string, liveClis: number): Statement {
   return {
-    sql: 'UPDATE warden_hosts SET heartbeat_at = now(), live_clis = $2 WHERE name = $1',
+    // The count of CLIs replaces the placements made since the last beat: a thread placed here whose CLI
+    // runs is among them, one that has not started one holds no capacity (capacity counts working agents).
+    sql: 'UPDATE warden_hosts SET heartbeat_at = now(), live_clis = $2, placed = 0 WHERE name = $1',
     params: [name, liveClis],
+  };
+}
+
+/**
+ * Reserves room for one more thread on a live host, compare-and-set on its row: one statement that adds
+ * the placement only while its CLIs at the last heartbeat plus the placements since stay under its
+ * capacity, so two hosts placing at once cannot both take its last slot (the second waits for the first's
+ * row lock and checks the row as the first left it). `liveNow` is given by the host placing a thread on
+ * itself: its CLIs now, fresher than its last beat. Returns one row when reserved, none when not (full,
+ * gone, or unknown).
+ */
+export function reservePlacement(name: string, liveNow: number | null): Statement {
+  return {
+    sql: `UPDATE warden_hosts SET placed = placed + 1, live_clis = coalesce($2::integer, live_clis)
+          WHERE name = $1 AND now() - heartbeat_at < make_interval(secs => lease_ms / 1000.0)
+            AND (capacity IS NULL OR coalesce($2::integer, live_clis) + placed < capacity)
+          RETURNING name`,
+    params: [name, liveNow],
   };
 }
 
@@ -52,15 +77,17 @@ export function heartbeat(name: string, liveClis: number): Statement {
 export function releaseHost(name: string): Statement {
   return {
     sql: `UPDATE warden_hosts SET heartbeat_at = now() - make_interval(secs => lease_ms / 1000.0 + 1),
-            live_clis = 0 WHERE name = $1`,
+            live_clis = 0, placed = 0 WHERE name = $1`,
     params: [name],
   };
 }
 
 export const listHostsStatement: Statement = {
+  // `placed` through the row's JSON: readers (warden hosts, status) may meet a schema from before it.
   sql: `SELECT name, capacity, roots, pid, started_at, heartbeat_at, lease_ms, live_clis,
+          coalesce((to_jsonb(h) ->> 'placed')::integer, 0) AS placed,
           (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint AS ms_since
-        FROM warden_hosts ORDER BY name`,
+        FROM warden_hosts h ORDER BY name`,
 };
 
 export function hostsOfRows(rows: readonly Record<string, unknown>[] | undefined): HostRecord[] {
@@ -85,6 +112,7 @@ export function hostsOfRows(rows: readonly Record<string, unknown>[] | undefined
       msSinceHeartbeat,
       live: msSinceHeartbeat < leaseMs,
       liveClis: Number(row.live_clis),
+      placed: Number(row.placed ?? 0),
     };
   });
 }

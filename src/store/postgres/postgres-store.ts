@@ -39,6 +39,7 @@ import {
   listHostsStatement,
   registerHost,
   releaseHost,
+  reservePlacement,
   type HostRecord,
 } from './hosts.js';
 import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
@@ -226,6 +227,11 @@ export class PostgresStore implements Store {
   /** The fleet's hosts and their leases, by the server's clock. */
   listHosts(): HostRecord[] {
     return hostsOfRows(this.#exec([listHostsStatement])[0]);
+  }
+
+  /** Takes a slot of the host's capacity for a thread placed on it (hosts.ts); false when none is left. */
+  reservePlacement(host: string, liveNow: number | null): boolean {
+    return (this.#exec([reservePlacement(host, liveNow)])[0]?.length ?? 0) > 0;
   }
 
   /** Folds what other hosts committed and hands it to the follower; a store that cannot answer waits. */

@@ -107,6 +107,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
          WHERE type = 'run.created'`,
     ],
   },
+  {
+    version: 5,
+    description: "threads placed on each host since its last heartbeat, reserved in its row's capacity",
+    sql: [`ALTER TABLE warden_hosts ADD COLUMN placed integer NOT NULL DEFAULT 0`],
+  },
 ];
 
 /**
