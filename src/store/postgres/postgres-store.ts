@@ -6,7 +6,9 @@
 // Postgres transaction, synchronous like SqliteStore's (the connection lives in a worker thread; see
 // sync-channel.ts): lock the head, fold what others appended, apply the drafts to the replica (where the
 // projector's compare-and-set checks run against current state), append, commit. Any failure rolls back
-// both, with the same error classes SqliteStore throws.
+// both, with the same error classes SqliteStore throws. The commits that follow the first one of a turn
+// of the event loop share one transaction: the head stays locked while they are applied to the replica,
+// and they are written together at the end of the turn (#openBatch).
 import { ConflictError, StoreError, WardenError } from '../../protocol/errors.js';
 import type { SessionStore } from '../../session/session-store.js';
 import type { AuditRow } from '../audit-chain.js';
