@@ -239,14 +239,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (name === 'inbox') return parseInbox(rest, values, common);
   if (name === 'hosts') {
     if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
-    const { store } = values;
-    if (store !== undefined && !isPostgresUrl(store))
-      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
-    return {
-      name,
-      ...(store === undefined ? {} : { store }),
-      ...(values.json === true ? { json: true } : {}),
-    };
+    return { name, ...storeFlags(values), ...(values.json === true ? { json: true } : {}) };
   }
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}'`);
   const flags: ServerFlags = {
@@ -268,45 +261,37 @@ export function parseCommand(argv: readonly string[]): Command {
       throw new UsageError(
         `--park-after must be a duration such as 30s, 10m or 2h (at most 24 days), or 0 or never, got '${parkAfter}'`,
       );
-    const { store } = values;
-    if (store !== undefined && !isPostgresUrl(store))
-      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
-    const hostName = values['host-name'];
-    if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
-      throw new UsageError(
-        '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
-      );
     return {
       name,
       ...flags,
-      ...(store === undefined ? {} : { store }),
-      ...(hostName === undefined ? {} : { hostName }),
+      ...storeFlags(values),
       ...(webhooks.length === 0 ? {} : { webhooks }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
     };
   }
-  if (name === 'status') {
-    const { store } = values;
-    if (store !== undefined && !isPostgresUrl(store))
-      throw new UsageError('--store must be a postgres:// or postgresql:// URL');
-    const hostName = values['host-name'];
-    if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
-      throw new UsageError(
-        '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
-      );
-    return {
-      name,
-      ...flags,
-      ...(store === undefined ? {} : { store }),
-      ...(hostName === undefined ? {} : { hostName }),
-    };
-  }
+  if (name === 'status') return { name, ...flags, ...storeFlags(values) };
   if (name === 'login') return { name, ...flags };
   return { name: 'demo', ...flags };
 }
 
 const INBOX_ACTIONS = { allow: 'allow', always: 'allow_always', deny: 'deny' } as const;
+
+/** `--store` and `--host-name`, checked: the commands that open or read a fleet's database take them. */
+function storeFlags(values: { store?: string; 'host-name'?: string }): { store?: string; hostName?: string } {
+  const { store } = values;
+  if (store !== undefined && !isPostgresUrl(store))
+    throw new UsageError('--store must be a postgres:// or postgresql:// URL');
+  const hostName = values['host-name'];
+  if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
+    throw new UsageError(
+      '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
+    );
+  return {
+    ...(store === undefined ? {} : { store }),
+    ...(hostName === undefined ? {} : { hostName }),
+  };
+}
 
 function parseInbox(
   rest: readonly string[],
