@@ -1,6 +1,7 @@
 // The benchmarks, in report order. Names are what `npm run bench -- <name>` selects.
 import type { Benchmark, PendingBenchmark } from '../lib/model.js';
 import { durableBenchmark } from './durable.js';
+import { fleetDecisionLatencyBenchmark } from './fleet-decision-latency.js';
 import { fleetFanoutBenchmark } from './fleet-fanout.js';
 import { fleetMemoryBenchmark } from './fleet-memory.js';
 import { memoryBenchmark } from './memory.js';
@@ -20,4 +21,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   durableBenchmark,
   fleetFanoutBenchmark,
   fleetMemoryBenchmark,
+  fleetDecisionLatencyBenchmark,
 ];
