@@ -165,9 +165,12 @@ async function once(
         const answer = await host.command({ cmd: 'await', toolUseId });
         if (answer.event !== 'visible') throw new Error(`expected visible, got ${answer.event}`);
         const calledAt = wallClock();
-        const reply = await http.get(kind.where)!.post(`/api/approvals/${answer.approvalId}/decision`, {
-          behavior: 'allow',
-        });
+        const reply = await http
+          .get(kind.where)!
+          .post(`/api/approvals/${answer.approvalId}/decision`, { behavior: 'allow' })
+          .catch((error: unknown) => {
+            throw new Error(`POST decision ${index} on host ${kind.where}: ${String(error)}`);
+          });
         if (reply.status !== 200)
           throw new Error(`POST decision: ${reply.status} ${JSON.stringify(reply.body)}`);
         called.push({ toolUseId, kind, calledAt, resolvedMs: reply.ms });
@@ -217,9 +220,12 @@ async function once(
   }
   signal.removeEventListener('abort', cleanUp);
   cleanUp();
-  // A failure of the run itself takes precedence over one of the shutdown.
-  if ('error' in outcome) throw outcome.error;
   const failed = stopped.find((result) => result.status === 'rejected');
+  // A failure of the run itself comes first; a host that failed to stop too may say why (its stderr).
+  if ('error' in outcome) {
+    if (failed === undefined || failed.status !== 'rejected') throw outcome.error;
+    throw new Error(`${String(outcome.error)}; then, stopping: ${String(failed.reason)}`);
+  }
   if (failed !== undefined && failed.status === 'rejected') throw failed.reason;
   return outcome.sample;
 }
