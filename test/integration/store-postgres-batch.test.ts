@@ -18,6 +18,7 @@ import {
   startPostgresCluster,
   type PostgresCluster,
 } from '../../src/testing/postgres-cluster.js';
+import { assertContiguousLog } from '../helpers/log-assertions.js';
 
 const created: EventDraft = {
   type: 'thread.created',
@@ -68,21 +69,7 @@ function snapshot(store: PostgresStore): unknown {
 }
 
 function assertContiguous(store: PostgresStore): void {
-  const events = store.readEvents({ limit: 10_000 });
-  assert.deepEqual(
-    events.map((e) => e.seq),
-    events.map((_, i) => i + 1),
-    'global seq contiguous, each event once',
-  );
-  const perThread = new Map<string, number[]>();
-  for (const event of events)
-    perThread.set(event.threadId, [...(perThread.get(event.threadId) ?? []), event.threadSeq]);
-  for (const [threadId, seqs] of perThread)
-    assert.deepEqual(
-      seqs,
-      seqs.map((_, i) => i + 1),
-      `threadSeq of ${threadId} contiguous`,
-    );
+  assertContiguousLog(store.readEvents({ limit: 10_000 }));
 }
 
 describe('PostgreSQL commits batched within a tick', { skip: !postgresAvailable(), timeout: 180_000 }, () => {

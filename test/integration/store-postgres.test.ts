@@ -21,6 +21,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
+import { assertContiguousLog } from '../helpers/log-assertions.js';
 import { freshDatabase, storeBackends, testCluster } from '../helpers/store-backends.js';
 
 const WRITER = fileURLToPath(new URL('../fixtures/postgres-store-writer.ts', import.meta.url));
@@ -149,20 +150,7 @@ describe('PostgreSQL store', { skip: enabled ? false : 'no PostgreSQL server (WA
     const events = allEvents(setup);
     const committed = results.reduce((sum, r) => sum + r.committed, 0);
     assert.equal(events.length, before + committed, 'every committed event is in the log, once');
-    assert.deepEqual(
-      events.map((e) => e.seq),
-      events.map((_, i) => i + 1),
-      'global seq contiguous',
-    );
-    const perThread = new Map<string, number[]>();
-    for (const event of events)
-      perThread.set(event.threadId, [...(perThread.get(event.threadId) ?? []), event.threadSeq]);
-    for (const [threadId, seqs] of perThread)
-      assert.deepEqual(
-        seqs,
-        seqs.map((_, i) => i + 1),
-        `threadSeq of ${threadId} contiguous`,
-      );
+    assertContiguousLog(events);
 
     // Each approval: exactly one host won its compare-and-set, the other got a ConflictError.
     assert.equal(results[0]!.wins + results[1]!.wins, approvals);
