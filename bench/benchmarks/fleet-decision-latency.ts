@@ -141,6 +141,8 @@ async function once(
         ),
       );
     const http = new Map<Where, HttpClient>();
+    // When each host's HTTP client last had an answer: a failed POST says how long its connection was idle.
+    const lastAnswered = new Map<Where, number>();
     for (const [where, host] of hosts) {
       const client = new HttpClient(host.url, host.token, 1);
       https.push(client);
@@ -169,8 +171,13 @@ async function once(
           .get(kind.where)!
           .post(`/api/approvals/${answer.approvalId}/decision`, { behavior: 'allow' })
           .catch((error: unknown) => {
-            throw new Error(`POST decision ${index} on host ${kind.where}: ${String(error)}`);
+            const idle = calledAt - (lastAnswered.get(kind.where) ?? Number.NaN);
+            throw new Error(
+              `POST decision ${index} on host ${kind.where} (its connection idle ${idle.toFixed(0)} ms ` +
+                `before): ${String(error)}`,
+            );
           });
+        lastAnswered.set(kind.where, wallClock());
         if (reply.status !== 200)
           throw new Error(`POST decision: ${reply.status} ${JSON.stringify(reply.body)}`);
         called.push({ toolUseId, kind, calledAt, resolvedMs: reply.ms });
