@@ -61,6 +61,8 @@ interface EventsSample {
   readonly endLagMs: number;
   readonly maxLagMs: number;
   readonly cpuPerEventUs: number;
+  /** Times a client fell more than the server's buffer behind, was cut off and connected again. */
+  readonly reconnects: number;
 }
 
 interface Host {
@@ -306,6 +308,7 @@ async function eventsOnce(sizes: Sizes, signal: AbortSignal): Promise<EventsSamp
         endLagMs: lastDelivered - turn.lastAppendAt,
         maxLagMs: Math.max(...readers.map((reader) => reader.maxLagMs)),
         cpuPerEventUs: cpuUs / sizes.events,
+        reconnects: readers.reduce((sum, reader) => sum + reader.client.reconnects, 0),
       };
     } finally {
       await Promise.all(readers.map((reader) => reader.client.close()));
@@ -371,7 +374,7 @@ export const supervisorServerBenchmark: Benchmark = {
       describe: (sample) =>
         `${sample.deliveredPerSecond.toFixed(0)} events/s to all (appended ${sample.appendedPerSecond.toFixed(0)}/s), ` +
         `end lag ${sample.endLagMs.toFixed(0)} ms, max lag ${sample.maxLagMs.toFixed(0)} ms, ` +
-        `server CPU ${sample.cpuPerEventUs.toFixed(0)} µs/event`,
+        `server CPU ${sample.cpuPerEventUs.toFixed(0)} µs/event, ${sample.reconnects} reconnects`,
       log: context.log,
     });
     const a = `${sizes.decisions.toLocaleString('en-US')} approvals`;
@@ -498,6 +501,17 @@ export const supervisorServerBenchmark: Benchmark = {
         events,
         (s) => s.cpuPerEventUs,
       ),
+      wardenFigureOf(
+        {
+          id: 'events-reconnects',
+          label: `${e}: clients cut off as too slow, then reconnected from their last event (all clients)`,
+          unit: 'times',
+          better: 'lower',
+          digits: 0,
+        },
+        events,
+        (s) => s.reconnects,
+      ),
     ];
     return {
       name: NAME,
@@ -517,7 +531,9 @@ export const supervisorServerBenchmark: Benchmark = {
         `${sizes.events.toLocaleString('en-US')} assistant messages (${sizes.textBytes} bytes of text each, ` +
         'one commit each) as fast as the supervisor reads them, 64 per turn of the event loop as from a pipe. ' +
         'Delivered rate: from the first append to the last client having the last message; every client ' +
-        'checks that it got every event exactly once, in seq order (a run fails otherwise). *Lag*: an ' +
+        'checks that it got every event exactly once, in seq order (a run fails otherwise); a client the ' +
+        'server cuts off for falling more than its 4 MiB buffer behind connects again from its last event, ' +
+        'as the inbox does, and is counted. *Lag*: an ' +
         'event’s arrival minus its `at` (ms resolution). Server CPU: the host process, from the first ' +
         'request or append until the end (the scripted CLI is a small part of it). ' +
         `Each run is bounded at ${formatBound(boundMs)}; ${runs} runs after a warm-up.`,

@@ -68,16 +68,28 @@ export class HttpClient {
   }
 }
 
-/** One /ws client. `opened` resolves on the server's `live` marker (the replay, if any, is over). */
+/**
+ * One /ws client. `opened` resolves on the server's `live` marker (the replay, if any, is over). A client
+ * the server cuts off (it fell more than the server's buffer behind: "too slow", or the connection dropped
+ * while that close waited behind the data) connects again from the last event it has, as the inbox does;
+ * `reconnects` counts that, and the stream must still hold every event once, in order.
+ */
 export class EventClient {
+  /** After this many reconnections in one run the server is not letting the client keep up: a failure. */
+  static readonly MAX_RECONNECTS = 50;
   readonly opened: Promise<void>;
   /** The first thing wrong with the stream (a gap, a repeat, a close before the end), if any. */
   failure: string | undefined;
   /** The seq of the last event received. */
   lastSeq: number;
-  readonly #ws: WebSocket;
+  /** How many times the server cut this client off and it connected again. */
+  reconnects = 0;
+  readonly #url: string;
+  readonly #token: string;
+  readonly #onEvent: (event: StoredEvent, receivedAt: number) => void;
   readonly #waiters: { seq: number; resolve: () => void; reject: (error: Error) => void }[] = [];
-  readonly #closed: Promise<void>;
+  #ws: WebSocket;
+  #closed: Promise<void>;
   #closing = false;
 
   constructor(
@@ -87,37 +99,55 @@ export class EventClient {
     onEvent: (event: StoredEvent, receivedAt: number) => void,
   ) {
     this.lastSeq = since;
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?since=${since}`, {
-      headers: { authorization: `Bearer ${token}` },
-      perMessageDeflate: false,
-    });
-    this.#ws = ws;
-    this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
+    this.#url = url;
+    this.#token = token;
+    this.#onEvent = onEvent;
+    this.#ws = this.#connect();
+    this.#closed = closedOf(this.#ws);
+    const first = this.#ws;
     this.opened = new Promise((resolve, reject) => {
-      ws.once('error', reject);
-      ws.once('close', (code, reason) =>
+      first.once('error', reject);
+      first.once('close', (code, reason) =>
         reject(new Error(`closed before live: ${code} ${reason.toString('utf8')}`)),
       );
-      ws.on('message', (data: Buffer) => {
-        const receivedAt = wallClock();
-        const message = JSON.parse(data.toString('utf8')) as ServerMessage;
-        if (message.type === 'live') resolve();
-        else if (message.type === 'event') {
-          const { seq } = message.event;
-          if (seq !== this.lastSeq + 1)
-            this.#fail(`expected event ${this.lastSeq + 1}, got ${seq} (a gap, a repeat or out of order)`);
-          this.lastSeq = seq;
-          onEvent(message.event, receivedAt);
-          this.#settle();
-        }
+      first.on('message', (data: Buffer) => {
+        if ((JSON.parse(data.toString('utf8')) as ServerMessage).type === 'live') resolve();
       });
     });
     // A run that fails before `live` must not leave an unhandled rejection behind.
     this.opened.catch(() => undefined);
-    ws.on('error', (error) => this.#fail(`socket error: ${error.message}`));
-    ws.on('close', (code, reason) => {
-      if (!this.#closing) this.#fail(`closed by the server: ${code} ${reason.toString('utf8')}`);
+  }
+
+  #connect(): WebSocket {
+    const ws = new WebSocket(`${this.#url.replace(/^http/, 'ws')}/ws?since=${this.lastSeq}`, {
+      headers: { authorization: `Bearer ${this.#token}` },
+      perMessageDeflate: false,
     });
+    ws.on('message', (data: Buffer) => {
+      const receivedAt = wallClock();
+      const message = JSON.parse(data.toString('utf8')) as ServerMessage;
+      if (message.type !== 'event') return;
+      const { seq } = message.event;
+      if (seq !== this.lastSeq + 1)
+        this.#fail(`expected event ${this.lastSeq + 1}, got ${seq} (a gap, a repeat or out of order)`);
+      this.lastSeq = seq;
+      this.#onEvent(message.event, receivedAt);
+      this.#settle();
+    });
+    // A socket error is followed by its close, which decides: connect again, or fail naming the error.
+    let error = '';
+    ws.on('error', (cause) => (error = ` (socket error: ${cause.message})`));
+    ws.on('close', (code, reason) => {
+      if (this.#closing || this.failure !== undefined) return;
+      if (this.reconnects >= EventClient.MAX_RECONNECTS)
+        return this.#fail(
+          `closed by the server ${this.reconnects + 1} times: ${code} ${reason.toString('utf8')}${error}`,
+        );
+      this.reconnects += 1;
+      this.#ws = this.#connect();
+      this.#closed = closedOf(this.#ws);
+    });
+    return ws;
   }
 
   /** Resolves once the event with this seq has arrived; rejects on a failure first. */
@@ -156,4 +186,8 @@ export class EventClient {
       this.#waiters.splice(index, 1);
     }
   }
+}
+
+function closedOf(ws: WebSocket): Promise<void> {
+  return new Promise((resolve) => ws.once('close', () => resolve()));
 }
