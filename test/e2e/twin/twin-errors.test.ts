@@ -149,13 +149,19 @@ describe('twin: error wording', { timeout: 60_000 }, () => {
     assert.equal(warden.reason, 'the CLI exited');
   });
 
-  it('a request written to a CLI whose input is gone: the exit error on both, never TransportClosedError', async () => {
+  it('a request written to a CLI whose input is gone: the exit error from Warden, never TransportClosedError', async () => {
+    const exited = 'Claude Code process exited with code 3. stderr: fatal: gone';
     const official = await writtenToGoneInput(OFFICIAL, cli('inputGone'));
     const warden = await writtenToGoneInput(WARDEN, cli('inputGone'));
     assert.ok(official instanceof Error);
-    assert.equal(official.message, 'Claude Code process exited with code 3. stderr: fatal: gone');
+    // The official SDK settles with the exit too, unless one of its writes already met the closed pipe
+    // (a loaded machine lets the CLI close its input before the prompt is written): then it throws at once.
+    assert.ok(
+      [exited, 'ProcessTransport is not ready for writing'].includes(official.message),
+      official.message,
+    );
     assert.ok(warden instanceof ProcessExitError, String(warden));
-    assert.equal(warden.message, official.message);
+    assert.equal(warden.message, exited);
   });
 
   it('what Warden did not throw it reported: writes to the dead CLI, as TRANSPORT_CLOSED warnings', () => {
