@@ -1,6 +1,6 @@
 // @ts-check
 // How the page speaks of the host of a fleet that runs a thread, once its lease has run out: the words
-// the thread view's header and the sidebar's marker share (the inbox cards say the same).
+// the inbox cards, the thread view's header and the sidebar's marker share.
 
 /** @import { ThreadHost } from './types.js' */
 

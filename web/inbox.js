@@ -8,6 +8,7 @@ import { approvalBody, approvalKind } from './approval-body.js';
 import { BatchPanel } from './batch-panel.js';
 import { h, replace } from './dom.js';
 import { folderName, runStateLabel, triggerLabel } from './format.js';
+import { unreachableSince } from './host-status.js';
 import { summary, titleLine } from './preview.js';
 import { forgetDraft } from './scope-picker.js';
 import { toast } from './toast.js';
@@ -226,7 +227,7 @@ export class InboxView {
             { class: 'host-unreachable' },
             'Host ',
             visibleText(host.name),
-            ` unreachable since ${host.lastSeen === null ? 'it started' : new Date(host.lastSeen).toLocaleTimeString()}: a decision waits until it is back. `,
+            ` unreachable ${unreachableSince(host)}: a decision waits until it is back. `,
           )
         : null,
       'from thread ',

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
 import { isHttpUrl, isPushSubject } from '../server/notify/notify-options.js';
-import { isPostgresUrl } from '../store/postgres/url.js';
+import { HOST_NAME_RULE, isHostName, isPostgresUrl } from '../store/postgres/url.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
 import { parseDuration } from './duration.js';
 
@@ -283,10 +283,8 @@ function storeFlags(values: { store?: string; 'host-name'?: string }): { store?:
   if (store !== undefined && !isPostgresUrl(store))
     throw new UsageError('--store must be a postgres:// or postgresql:// URL');
   const hostName = values['host-name'];
-  if (hostName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(hostName))
-    throw new UsageError(
-      '--host-name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
-    );
+  if (hostName !== undefined && !isHostName(hostName))
+    throw new UsageError(`--host-name must be ${HOST_NAME_RULE}`);
   return {
     ...(store === undefined ? {} : { store }),
     ...(hostName === undefined ? {} : { hostName }),

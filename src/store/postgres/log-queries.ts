@@ -91,6 +91,18 @@ export function auditAfter(after: number, limit: number): Statement {
   };
 }
 
+/** The events as the six arrays `unnest` reads, in the order of READ_COLUMNS before the host. */
+function eventColumns(events: PreparedCommit['events']): unknown[][] {
+  return [
+    events.map((e) => e.seq),
+    events.map((e) => e.threadId),
+    events.map((e) => e.threadSeq),
+    events.map((e) => e.type),
+    events.map((e) => e.at),
+    events.map((e) => JSON.stringify(e.data)),
+  ];
+}
+
 /**
  * Appends a prepared commit: events (marked with the committing `host`), audit records, the new head, the
  * spool offset; and notifies listeners of the new head, delivered by the server only once committed.
@@ -108,16 +120,7 @@ export function appendStatements(prepared: PreparedCommit, host: string | null =
               UPDATE warden_log_head SET seq = $7::bigint WHERE id = 1
             )
             SELECT pg_notify('${LOG_CHANNEL}', ($7::bigint)::text)`,
-      params: [
-        events.map((e) => e.seq),
-        events.map((e) => e.threadId),
-        events.map((e) => e.threadSeq),
-        events.map((e) => e.type),
-        events.map((e) => e.at),
-        events.map((e) => JSON.stringify(e.data)),
-        events.at(-1)?.seq,
-        host,
-      ],
+      params: [...eventColumns(events), events.at(-1)?.seq, host],
     });
   }
   if (audit.length > 0)
@@ -179,12 +182,7 @@ export function appendBatch(
                  pg_notify('${LOG_CHANNEL}', seq::text) AS notified
           FROM head`,
     params: [
-      events.map((e) => e.seq),
-      events.map((e) => e.threadId),
-      events.map((e) => e.threadSeq),
-      events.map((e) => e.type),
-      events.map((e) => e.at),
-      events.map((e) => JSON.stringify(e.data)),
+      ...eventColumns(events),
       events.at(-1)?.seq ?? head,
       host,
       head,

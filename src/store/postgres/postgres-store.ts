@@ -48,7 +48,7 @@ import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
 import type { Statement } from './protocol.js';
 import { SyncChannel } from './sync-channel.js';
 import { PostgresTranscriptStore } from './transcript-store.js';
-import { describeServer } from './url.js';
+import { describeServer, HOST_NAME_RULE, isHostName } from './url.js';
 
 export interface PostgresStoreOptions {
   /** How long connecting may take before the store reports the server unreachable (default 5000 ms). */
@@ -99,15 +99,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/;
-
 function checkHost(host: FleetHostOptions | undefined): Required<FleetHostOptions> | undefined {
   if (host === undefined) return undefined;
   if (typeof host !== 'object' || host === null) throw new TypeError('options.host must be an object');
-  if (typeof host.name !== 'string' || !HOST_NAME.test(host.name))
-    throw new TypeError(
-      'options.host.name must be 1-100 letters, digits or . _ : @ - (starting with a letter or digit)',
-    );
+  if (!isHostName(host.name)) throw new TypeError(`options.host.name must be ${HOST_NAME_RULE}`);
   const capacity = host.capacity ?? null;
   if (capacity !== null && !(Number.isSafeInteger(capacity) && capacity >= 0))
     throw new TypeError('options.host.capacity must be a non-negative integer');

@@ -1,9 +1,16 @@
 // A PostgreSQL store URL: recognised, checked, and described without its password (errors and logs name
-// the server as host:port only).
+// the server as host:port only); and the names hosts of a fleet go by in that database.
 
 /** Whether `store` names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(store: string): boolean {
   return /^postgres(ql)?:\/\//i.test(store);
+}
+
+/** What a fleet host's name may be: it is shown in every inbox, so nothing that could pose as other text. */
+export const HOST_NAME_RULE = '1-100 letters, digits or . _ : @ - (starting with a letter or digit)';
+
+export function isHostName(name: unknown): name is string {
+  return typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$/.test(name);
 }
 
 /** host:port of a postgres:// URL (a Unix socket directory given as ?host= is named as it is). */
