@@ -27,6 +27,7 @@ import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { startAskingModel } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
+import { fleetTeardown } from './helpers/fleet-teardown.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/fleet-failover-host.ts', import.meta.url));
@@ -66,16 +67,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
     const scratch = createScratch('warden-gone-');
     const { mock, toolResults } = await startAskingModel('gone.txt');
     const url = await freshDatabase(t);
-    const hosts: HostProcess[] = [];
-    const state: { hostB?: Supervisor } = {};
-    t.after(async () => {
-      for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.hostB?.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-      scratch.cleanup();
-    });
+    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
     const common = {
       store: url,
       claudePath: pinnedClaudePath(),
@@ -96,7 +88,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
       dataDir: join(scratch.dir, 'data-b'),
       host: { name: 'host-b', leaseMs: LEASE_MS, heartbeatMs: 300, sweepMs: 200 },
     });
-    state.hostB = hostB;
+    supervisors.push(hostB);
     const live = approvalItems(hostB, { status: 'pending' });
     assert.deepEqual(
       live.map((a) => [a.id, a.host?.name, a.host?.reachable]),
@@ -164,17 +156,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
       },
     });
     const url = await freshDatabase(t);
-    const hosts: HostProcess[] = [];
-    const state: { hostB?: Supervisor; hostC?: Supervisor } = {};
-    t.after(async () => {
-      for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.hostB?.close({ stopAgents: true });
-      await state.hostC?.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-      scratch.cleanup();
-    });
+    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
     const common = {
       store: url,
       claudePath: pinnedClaudePath(),
@@ -196,13 +178,13 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
       dataDir: join(scratch.dir, 'data-b'),
       host: { name: 'host-b', leaseMs: LEASE_MS, heartbeatMs: 300, sweepMs: 200 },
     });
-    state.hostB = hostB;
+    supervisors.push(hostB);
     const hostC = await Supervisor.open({
       ...common,
       dataDir: join(scratch.dir, 'data-c'),
       host: { name: 'host-c', leaseMs: LEASE_MS, heartbeatMs: 300, sweepMs: 200 },
     });
-    state.hostC = hostC;
+    supervisors.push(hostC);
 
     // A's machine is gone: the host and the CLI it ran.
     await sigkill(hostA);

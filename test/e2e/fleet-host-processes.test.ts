@@ -17,7 +17,7 @@ import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { startAskingModel } from './helpers/asking-model.js';
-import { processesUsingHome } from './helpers/sdk-session.js';
+import { fleetTeardown } from './helpers/fleet-teardown.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));
@@ -39,16 +39,7 @@ describe('a fleet of three hosts, two in their own processes (real CLI)', { time
     const scratch = createScratch('warden-fleet-');
     const { mock, toolResults } = await startAskingModel('fleet.txt');
     const url = await freshDatabase(t);
-    const hosts: HostProcess[] = [];
-    const state: { hostC?: Supervisor } = {};
-    t.after(async () => {
-      for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.hostC?.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-      scratch.cleanup();
-    });
+    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
     const common = {
       store: url,
       claudePath: pinnedClaudePath(),
@@ -74,7 +65,7 @@ describe('a fleet of three hosts, two in their own processes (real CLI)', { time
       dataDir: join(scratch.dir, 'data-c'),
       host: { name: 'host-c' },
     });
-    state.hostC = hostC;
+    supervisors.push(hostC);
     assert.equal(hostC.recovered.approvalsExpired, 0);
     assert.equal(hostC.getApproval(ready.approvalId).status, 'pending');
 

@@ -19,6 +19,7 @@ import {
 } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
+import { fleetTeardown } from './helpers/fleet-teardown.js';
 import { waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 interface Fleet {
@@ -50,16 +51,7 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     },
   });
   const url = await freshDatabase(t);
-  const opened: Supervisor[] = [];
-  t.after(async () => {
-    try {
-      for (const sup of opened.reverse()) await sup.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-    } finally {
-      scratch.cleanup();
-    }
-  });
+  const opened = fleetTeardown(t, scratch, mock).supervisors;
   return {
     scratch,
     url,

@@ -21,6 +21,7 @@ import {
 } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
+import { fleetTeardown } from './helpers/fleet-teardown.js';
 import { assertNoProcessLeft, waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 type Requested = Extract<StoredEvent, { type: 'approval.requested' }>;
@@ -60,16 +61,7 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     },
   });
   const url = await freshDatabase(t);
-  const opened: Supervisor[] = [];
-  t.after(async () => {
-    try {
-      for (const sup of opened.reverse()) await sup.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-    } finally {
-      scratch.cleanup();
-    }
-  });
+  const opened = fleetTeardown(t, scratch, mock).supervisors;
   return {
     scratch,
     url,
