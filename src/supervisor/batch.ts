@@ -4,7 +4,7 @@
 // compare-and-set, so an approval someone else answered meanwhile is reported as already settled.
 import { ValidationError } from '../protocol/errors.js';
 import type { ApprovalRecord, ApprovalStatus } from '../store/records.js';
-import { compileRule, ruleMatches, type CompiledRule } from './rules.js';
+import { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
 
 export interface BatchSelection {
   threadId?: string;

@@ -6,7 +6,7 @@
 // open (deadline-clock.ts).
 import { ValidationError } from '../protocol/errors.js';
 import type { ApprovalDeadline, ThreadDeadlines } from '../store/records.js';
-import { compileRule, ruleMatches } from './rules.js';
+import { compileRule, ruleMatches } from '../policy/rules.js';
 
 /** Shortest and longest wait a deadline may have: a second (tests, batch jobs) to thirty days. */
 export const MIN_DEADLINE_MS = 1000;

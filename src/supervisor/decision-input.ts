@@ -9,7 +9,7 @@ import type { PermissionUpdate } from '../protocol/control.js';
 import { ValidationError } from '../protocol/errors.js';
 import type { ApprovalRecord, ThreadMode } from '../store/records.js';
 import { ASK_USER_QUESTION, EXIT_PLAN_MODE } from './person-tools.js';
-import { evaluatePolicy, validateMode, type CompiledPolicy } from './policy.js';
+import { evaluatePolicy, validateMode, type CompiledPolicy } from '../policy/policy.js';
 import type { Decision } from './types.js';
 
 /** An edited input larger than this (as JSON) is refused. */

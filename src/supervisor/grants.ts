@@ -13,8 +13,8 @@ import { ValidationError } from '../protocol/errors.js';
 import type { PermissionUpdate } from '../protocol/control.js';
 import type { ApprovalRecord, GrantScope, ThreadRecord, ThreadRules } from '../store/records.js';
 import { GRANT_SCOPES } from '../store/records.js';
-import { parseRule } from './always-allow.js';
-import { compileRule, ruleMatches } from './rules.js';
+import { parseRule } from '../policy/always-allow.js';
+import { compileRule, ruleMatches } from '../policy/rules.js';
 
 export interface GrantChoice {
   scope: GrantScope;

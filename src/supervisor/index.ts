@@ -21,8 +21,8 @@ export {
   isInside,
   type CompiledPolicy,
   type PolicyVerdict,
-} from './policy.js';
-export { compileRule, ruleMatches, type CompiledRule } from './rules.js';
+} from '../policy/policy.js';
+export { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
 export type { RecoverySummary } from '../store/closeout.js';
 export type {
   ApprovalDecision,

@@ -11,13 +11,13 @@ import type { CanUseTool } from '../session/options.js';
 import type { RejectCondition } from '../store/event-types.js';
 import type { ApprovalDeadline, ApprovalRecord } from '../store/records.js';
 import type { SupervisorCore } from './core.js';
-import { alwaysAllowRules } from './always-allow.js';
+import { alwaysAllowRules } from '../policy/always-allow.js';
 import { commitWhenPossible } from './durable-commit.js';
 import { answerOnceDurable } from './durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from './live-session.js';
 import { verdictForPerson } from './person-tools.js';
-import { evaluatePolicy, type CompiledPolicy } from './policy.js';
+import { evaluatePolicy, type CompiledPolicy } from '../policy/policy.js';
 import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */

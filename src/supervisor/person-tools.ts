@@ -5,7 +5,7 @@
 // plan mode, across restarts of its process, until a plan of the thread is approved.
 import { ValidationError } from '../protocol/errors.js';
 import type { Store } from '../store/store.js';
-import type { PolicyVerdict } from './policy.js';
+import type { PolicyVerdict } from '../policy/policy.js';
 
 export const ASK_USER_QUESTION = 'AskUserQuestion';
 export const EXIT_PLAN_MODE = 'ExitPlanMode';

@@ -36,11 +36,11 @@ import { isPostgresUrl } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import type { HostRecord } from '../store/postgres/hosts.js';
 import { SupervisorCore } from './core.js';
-import { FleetMembership, type ThreadHost } from './fleet.js';
-import { placeThread } from './placement.js';
-import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './remote-commands.js';
+import { FleetMembership, type ThreadHost } from './fleet/fleet.js';
+import { placeThread } from './fleet/placement.js';
+import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './fleet/remote-commands.js';
 import { eventStream, visiblePart } from './event-stream.js';
-import { evaluatePolicy, validateMode } from './policy.js';
+import { evaluatePolicy, validateMode } from '../policy/policy.js';
 import { ThreadRuntime } from './thread-runtime.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {

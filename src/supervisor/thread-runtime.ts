@@ -17,7 +17,7 @@ import { hostUserMessage } from './input-queue.js';
 import { LiveSession } from './live-session.js';
 import { gatePermission, type GateHost } from './permission-gate.js';
 import { startsInPlanMode } from './person-tools.js';
-import { compilePolicy, type CompiledPolicy } from './policy.js';
+import { compilePolicy, type CompiledPolicy } from '../policy/policy.js';
 import { deadlineFor } from './deadlines.js';
 import { effectiveRules } from './grants.js';
 import { IdleClock, idleVerdict, type IdleFacts } from './idle-park.js';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
 import type { DecidedBy, ThreadMode, ThreadRules } from '../store/records.js';
-import { validateMode, validateRules } from './policy.js';
+import { validateMode, validateRules } from '../policy/policy.js';
 import { titleFromName } from './thread-title.js';
 import type { Decision, NewThread } from './types.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { compilePolicy, evaluatePolicy } from '../../src/supervisor/policy.js';
+import { compilePolicy, evaluatePolicy } from '../../src/policy/policy.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-path-rules-')));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { compilePolicy, evaluatePolicy } from '../../src/supervisor/policy.js';
-import { PROTECTED_PATHS } from '../../src/supervisor/protected-paths.js';
+import { compilePolicy, evaluatePolicy } from '../../src/policy/policy.js';
+import { PROTECTED_PATHS } from '../../src/policy/protected-paths.js';
 import type { ThreadMode } from '../../src/store/records.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-protected-')));

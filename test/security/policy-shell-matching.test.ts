@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { compilePolicy, evaluatePolicy } from '../../src/supervisor/policy.js';
+import { compilePolicy, evaluatePolicy } from '../../src/policy/policy.js';
 
 type Expect = 'allow' | 'deny' | 'ask';
 type Row = readonly [policy: 'DENY' | 'ALLOW', command: string, expect: Expect, why: string];

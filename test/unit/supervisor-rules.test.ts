@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
-import { compilePolicy, evaluatePolicy, validateRules } from '../../src/supervisor/policy.js';
-import { compileRule, ruleMatches } from '../../src/supervisor/rules.js';
+import { compilePolicy, evaluatePolicy, validateRules } from '../../src/policy/policy.js';
+import { compileRule, ruleMatches } from '../../src/policy/rules.js';
 
 const CWD = '/home/dev/repo';
 

@@ -3,10 +3,10 @@
 // follow() path that carries decisions), or at open for what was committed while it was down. Each runs
 // once: a send becomes the run whose id is the request's id, the others are marked by a
 // `thread.command_done` committed before they run; and within a process a request is taken up once.
-import type { RemoteCommandArgs, RemoteCommandName, StoredEvent } from '../store/event-types.js';
-import type { EventDraft } from '../store/event-types.js';
-import type { PostgresStore } from '../store/postgres/postgres-store.js';
-import type { SupervisorCore } from './core.js';
+import type { RemoteCommandArgs, RemoteCommandName, StoredEvent } from '../../store/event-types.js';
+import type { EventDraft } from '../../store/event-types.js';
+import type { PostgresStore } from '../../store/postgres/postgres-store.js';
+import type { SupervisorCore } from '../core.js';
 import type { FleetMembership } from './fleet.js';
 
 /** What a host answers for a command the thread's owner will run. */

@@ -3,12 +3,12 @@
 // open. Other hosts may decide its approvals (the store's compare-and-set makes one decision win across
 // hosts); the owner hears of each decision as a commit of another host (PostgresStore.follow(): LISTEN
 // plus a sweep) and answers its CLI through the same once-only path as a decision made here.
-import { ConflictError } from '../protocol/errors.js';
-import { closeoutDrafts } from '../store/closeout.js';
-import type { StoredEvent } from '../store/event-types.js';
-import type { HostRecord } from '../store/postgres/hosts.js';
-import type { PostgresStore } from '../store/postgres/postgres-store.js';
-import type { SupervisorCore } from './core.js';
+import { ConflictError } from '../../protocol/errors.js';
+import { closeoutDrafts } from '../../store/closeout.js';
+import type { StoredEvent } from '../../store/event-types.js';
+import type { HostRecord } from '../../store/postgres/hosts.js';
+import type { PostgresStore } from '../../store/postgres/postgres-store.js';
+import type { SupervisorCore } from '../core.js';
 
 /** The host that runs a thread, as every host's API shows it. */
 export interface ThreadHost {
