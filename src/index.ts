@@ -51,8 +51,8 @@ export {
   USAGE_WARNING_PREFIXES,
   SYSTEM_PROMPT_DYNAMIC_BOUNDARY,
 } from './constants.js';
-export { filterEscalatingDefaultMode } from './settings/resolved.js';
-export type * from './settings/resolved.js';
+export { filterEscalatingDefaultMode } from './session/settings-resolved.js';
+export type * from './session/settings-resolved.js';
 export type * from './protocol/control-responses.js';
 export type { CanUseToolContext, MatchedAskRule } from './session/can-use-tool.js';
 export type * from './sessions/types.js';
@@ -62,6 +62,7 @@ export { importSessionToStore } from './session/import-session.js';
 export type * from './session/option-types.js';
 export * from './protocol/errors.js';
 export type * from './protocol/messages.js';
+export type * from './protocol/sdk-transport.js';
 export type * from './protocol/sdk-types.js';
 export type {
   PermissionBehavior,

@@ -15,7 +15,7 @@ import type {
   NonNullableUsage,
   UUID,
 } from './api-types.js';
-import type { SDKContextUsage, SDKUsageReport } from './control-responses.js';
+import type { SDKContextUsage, SDKUsageReport } from './usage.js';
 import type {
   FastModeDisabledReason,
   SDKDeferredToolUse,
@@ -126,22 +126,8 @@ export type SDKUserMessageReplay = Omit<SDKUserMessage, 'uuid' | 'session_id'> &
   isReplay: true;
 };
 
-export type ModelUsage = {
-  inputTokens: number;
-  outputTokens: number;
-  thinkingTokens?: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheCreationEphemeral5mInputTokens?: number;
-  cacheCreationEphemeral1hInputTokens?: number;
-  webSearchRequests: number;
-  costUSD: number;
-  contextWindow: number;
-  maxOutputTokens: number;
-  canonicalModel?: string;
-  provider?: string;
-  costBasis?: 'list' | 'managed' | 'unknown';
-};
+import type { ModelUsage } from './usage.js';
+export type { ModelUsage };
 
 export type SDKPermissionDenial = {
   tool_name: string;

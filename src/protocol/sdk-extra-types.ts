@@ -1,8 +1,6 @@
 // Smaller public types of the official Agent SDK (0.3.332) that messages, control replies and transports
 // refer to: why a turn or a start failed, rate-limit details, the permission-rule listing, and the raw
 // control frames. Same names and shapes; fields a newer CLI adds pass through. Types only.
-import type { SDKMessage } from './messages.js';
-import type { SDKActiveGoalMessage } from './system-messages.js';
 
 /** Why the query loop stopped (`result.terminal_reason`). */
 export type TerminalReason =
@@ -202,28 +200,3 @@ export type SDKControlResponse = {
     | ({ subtype: 'success'; request_id: string; response?: Record<string, unknown> } & PendingRequests)
     | ({ subtype: 'error'; request_id: string; error: string } & PendingRequests);
 };
-
-/** Everything a transport may read from the CLI's stdout. */
-type StdoutMessage =
-  | SDKMessage
-  | SDKActiveGoalMessage
-  | SDKControlResponse
-  | SDKControlRequest
-  | { type: 'control_cancel_request'; request_id: string }
-  | { type: 'keep_alive' };
-
-/**
- * How the official SDK talks to a CLI it did not spawn. Declared for type compatibility; Warden's own
- * transports are internal, and a user-supplied process goes through `spawnClaudeCodeProcess`.
- */
-export interface Transport {
-  write(data: string): void | Promise<void>;
-  close(): void;
-  isReady(): boolean;
-  readMessages(): AsyncGenerator<StdoutMessage, void, unknown>;
-  expectControlResponse?(requestId: string): void;
-  markDelivered?(message: object): void;
-  endInput(): void;
-  waitForExit?(): Promise<void>;
-  [Symbol.dispose]?(): void;
-}

@@ -9,7 +9,8 @@ export type ThinkingDisabled = { type: 'disabled' };
 /** Takes precedence over the deprecated maxThinkingTokens. */
 export type ThinkingConfig = ThinkingAdaptive | ThinkingEnabled | ThinkingDisabled;
 
-export type EffortLevel = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+import type { EffortLevel } from './settings-types.js';
+export type { EffortLevel };
 
 export type SdkBeta = 'context-1m-2025-08-07';
 
@@ -32,7 +33,7 @@ export type ToolConfig = {
 };
 
 /** The settings file's JSON (the "flag settings" layer); passed to the CLI as written. */
-export type { Settings } from '../settings/types.js';
+export type { Settings } from './settings-types.js';
 
 /** The `sandbox` block of the settings; passed to the CLI as written, merged as the official SDK does. */
 export interface SandboxSettings {

@@ -14,7 +14,7 @@ import type {
   SDKControlReloadSkillsResponse,
 } from '../protocol/control-responses.js';
 import type { AgentInfo, SDKControlInitializeResponse } from '../protocol/sdk-types.js';
-import type { Settings } from '../settings/types.js';
+import type { Settings } from './settings-types.js';
 import type { EffortLevel, SdkPluginConfig } from './option-types.js';
 import type { McpServerConfig } from './options.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCliArgs } from '../../src/session/cli-args.js';
 import { buildCliEnv } from '../../src/session/cli-env.js';
-import { validateOptions } from '../../src/session/options.js';
+import { validateOptions } from '../../src/session/validate-options.js';
 
 const BASE = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'];
 

@@ -1,7 +1,9 @@
 // Claude Code's settings (settings.json), with the official SDK's type name. The keys Warden or its users
 // read are typed; the CLI knows a great many more, which pass through as `unknown`.
 import type { PermissionMode } from '../protocol/permissions.js';
-import type { EffortLevel } from '../session/option-types.js';
+
+/** How hard the model thinks; settings carry it as well as the options. */
+export type EffortLevel = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 export interface Settings {
   $schema?: string;

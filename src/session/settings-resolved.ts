@@ -1,6 +1,6 @@
 // The result of resolving settings across their sources, with the official SDK's types, and the trust
 // filter the CLI applies to an escalating default permission mode before it honours it.
-import type { Settings } from './types.js';
+import type { Settings } from './settings-types.js';
 
 export type ResolvedSettingSource = 'user' | 'project' | 'local' | 'managed' | 'flag';
 
