@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { StoreError, WardenError, toError } from '../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions, Store } from '../store/store.js';
-import { ApprovalWaiters } from './approval-waiters.js';
-import { DurablePublisher } from './durable-publish.js';
+import { ApprovalWaiters } from './approvals/approval-waiters.js';
+import { DurablePublisher } from './durable/durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
-import { RecordBacklog, isStoreFailure } from './record-backlog.js';
+import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {

@@ -5,23 +5,23 @@ import { join } from 'node:path';
 
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
-import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
+import { recoverAfterCrash, type RecoverySummary } from './durable/closeout.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { auditRows, type AuditQuery } from '../store/audit-log.js';
-import { stopLeftover, stopLeftoverProcesses } from './leftover-processes.js';
+import { stopLeftover, stopLeftoverProcesses } from './durable/leftover-processes.js';
 import {
   selectApprovals,
   validateBatchIds,
   validateSelection,
   type BatchResult,
   type BatchSelection,
-} from './batch.js';
-import { DeadlineClock } from './deadline-clock.js';
-import { deadlineMessage, validateDeadlines } from './deadlines.js';
-import { grantUpdates, validateGrant } from './grants.js';
-import { validateIdleParkMs } from './idle-park.js';
-import { reattachableProcesses } from './reattach.js';
-import { removeStraySpools, spoolRoot } from './detached-cli.js';
+} from './approvals/batch.js';
+import { DeadlineClock } from './approvals/deadline-clock.js';
+import { deadlineMessage, validateDeadlines } from './approvals/deadlines.js';
+import { grantUpdates, validateGrant } from './approvals/grants.js';
+import { validateIdleParkMs } from './durable/idle-park.js';
+import { reattachableProcesses } from './durable/reattach.js';
+import { removeStraySpools, spoolRoot } from './durable/detached-cli.js';
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -41,7 +41,7 @@ import { placeThread } from './fleet/placement.js';
 import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './fleet/remote-commands.js';
 import { eventStream, visiblePart } from './event-stream.js';
 import { evaluatePolicy, validateMode } from '../policy/policy.js';
-import { ThreadRuntime } from './thread-runtime.js';
+import { ThreadRuntime } from './runtime/thread-runtime.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
   CloseOptions,
@@ -52,9 +52,9 @@ import type {
   SupervisorOptions,
   ThreadView,
 } from './types.js';
-import { decisionInput } from './decision-input.js';
-import { planStart, verdictForPerson } from './person-tools.js';
-import { titleFromPrompt } from './thread-title.js';
+import { decisionInput } from './approvals/decision-input.js';
+import { planStart, verdictForPerson } from './approvals/person-tools.js';
+import { titleFromPrompt } from './runtime/thread-title.js';
 import { validateDecision, validateId, validateNewThread, validateText, validateTitle } from './validate.js';
 
 export const DATABASE_FILE = 'warden.db';

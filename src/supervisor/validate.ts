@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../protocol/errors.js';
 import type { DecidedBy, ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from '../policy/policy.js';
-import { titleFromName } from './thread-title.js';
+import { titleFromName } from './runtime/thread-title.js';
 import type { Decision, NewThread } from './types.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
