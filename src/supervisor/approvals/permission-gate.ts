@@ -18,7 +18,7 @@ import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from '../runtime/live-session.js';
 import { verdictForPerson } from './person-tools.js';
 import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
-import { permissionRequestProblem } from '../validate.js';
+import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */
 export interface GateHost {
