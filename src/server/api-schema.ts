@@ -13,7 +13,7 @@ import type {
   ThreadMode,
   ThreadRecord,
 } from '../store/records.js';
-import { MAX_TITLE_LENGTH } from '../supervisor/thread-title.js';
+import { MAX_TITLE_LENGTH } from '../supervisor/runtime/thread-title.js';
 import type { TimelineItem } from '../supervisor/timeline.js';
 
 export type {

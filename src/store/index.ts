@@ -2,6 +2,5 @@
 export type { Store, ApprovalFilter, EventQuery } from './store.js';
 export { SqliteStore } from './sqlite-store.js';
 export { MIGRATIONS, migrate, schemaVersion, type Migration } from './migrations.js';
-export { closeoutDrafts, recoverAfterCrash, type CloseoutOptions, type RecoverySummary } from './closeout.js';
 export * from './records.js';
 export * from './event-types.js';

@@ -1,15 +1,16 @@
 // What every part of the supervisor shares: the store, the committed-event hook (answers waiting
-// approvals, wakes event iterators), ids and warnings. One instance per Supervisor.
+// approvals, wakes event iterators), ids, warnings, whether it is closed, and the rule that a change is
+// acknowledged only once it is on disk. One instance per Supervisor.
 import type { SessionStore } from '../session/session-store.js';
 import { randomUUID } from 'node:crypto';
 
-import { StoreError, WardenError, toError } from '../protocol/errors.js';
+import { ConflictError, StoreError, WardenError, toError } from '../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions, Store } from '../store/store.js';
-import { ApprovalWaiters } from './approval-waiters.js';
-import { DurablePublisher } from './durable-publish.js';
+import { ApprovalWaiters } from './approvals/approval-waiters.js';
+import { DurablePublisher } from './durable/durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
-import { RecordBacklog, isStoreFailure } from './record-backlog.js';
+import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
@@ -47,6 +48,8 @@ export class SupervisorCore {
 
   /** Committed events wait here until the store has them on disk, then are published (durable-publish.ts). */
   readonly #publisher: DurablePublisher;
+  /** Set by the Supervisor's close(): from then on no call changes anything. */
+  #closed = false;
 
   constructor(store: Store, options: CoreOptions) {
     this.store = store;
@@ -59,6 +62,37 @@ export class SupervisorCore {
         this.notifier.notify();
       },
       (error) => this.warn(error),
+    );
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The supervisor is closing: calls are refused, timers and other hosts' commands do nothing. */
+  markClosed(): void {
+    this.#closed = true;
+  }
+
+  checkOpen(): void {
+    if (this.#closed) throw new ConflictError('The supervisor is closed');
+  }
+
+  /**
+   * Runs a change and settles only once everything it committed is on disk: no reply, success or refusal,
+   * leaves before the store's barrier (a refusal may follow a change too, as a cancelled approval). When
+   * the store could not make it durable, the caller gets that StoreError instead.
+   */
+  acknowledged<T>(change: () => T | Promise<T>): Promise<T> {
+    return attempt(change).then(
+      async (value) => {
+        await this.durable();
+        return value;
+      },
+      async (error: unknown) => {
+        await this.durable();
+        throw error;
+      },
     );
   }
 
@@ -133,5 +167,14 @@ export class SupervisorCore {
   warn(warning: WardenError): void {
     if (this.options.onWarning !== undefined) this.options.onWarning(warning);
     else process.emitWarning(warning);
+  }
+}
+
+/** Runs `fn` so that whatever it throws becomes a rejection: async methods never throw synchronously. */
+export function attempt<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -1,4 +1,4 @@
-// events(): replay from the log, then follow it live. Pull-based: the iterator reads pages from the store
+// The log as readers see it. events(): replay from the log, then follow it live. Pull-based: the iterator reads pages from the store
 // after its cursor and sleeps until the next commit, so a slow consumer never makes anything buffer or
 // drop, and nothing between the replay and the live part can be missed (the read and the subscription
 // happen in the same synchronous step). It stops before the first event not yet on disk (`visibleThrough`,
@@ -7,6 +7,8 @@ import type { Store } from '../store/store.js';
 import type { EventsOptions, SupervisorEvent } from './types.js';
 
 const PAGE = 256;
+/** readEvents()'s page size when the caller names none. */
+const DEFAULT_LIMIT = 500;
 
 /** Wakes waiting iterators on every commit; close() ends them. No EventEmitter, no per-event fan-out. */
 export class ChangeNotifier {
@@ -44,6 +46,50 @@ export class ChangeNotifier {
     this.#wakers = new Set();
     for (const wake of wakers) wake(false);
   }
+}
+
+/** events(): the options checked at once; the iterator replays from `since`, then follows the log. */
+export function followLog(
+  store: Store,
+  notifier: ChangeNotifier,
+  visibleThrough: () => number,
+  options: EventsOptions,
+): AsyncIterable<SupervisorEvent> {
+  if (options.since !== undefined && !(Number.isInteger(options.since) && options.since >= 0))
+    throw new TypeError('options.since must be a non-negative integer');
+  return eventStream(store, notifier, visibleThrough, options);
+}
+
+/** readEvents(): one page after the global seq `after`, of what is on disk; never waits. */
+export function readPage(
+  store: Store,
+  visibleThrough: () => number,
+  query: { after?: number; threadId?: string; limit?: number },
+): SupervisorEvent[] {
+  const { after = 0, limit = DEFAULT_LIMIT } = query;
+  if (!Number.isInteger(after) || after < 0) throw new TypeError('after must be a non-negative integer');
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError('limit must be a positive integer');
+  return visiblePart(
+    store.readEvents({
+      after,
+      limit,
+      ...(query.threadId === undefined ? {} : { threadId: query.threadId }),
+    }),
+    // Nothing a machine crash could still take back.
+    visibleThrough(),
+  );
+}
+
+/** Every event of the thread, oldest first, read a page at a time. */
+export function threadEvents(store: Store, threadId: string): SupervisorEvent[] {
+  const events: SupervisorEvent[] = [];
+  for (let after = 0; ;) {
+    const page = store.readEvents({ threadId, after, limit: 1000 });
+    if (page.length === 0) break;
+    events.push(...page);
+    after = page.at(-1)?.seq ?? after;
+  }
+  return events;
 }
 
 export async function* eventStream(

@@ -23,7 +23,7 @@ export {
   type PolicyVerdict,
 } from '../policy/policy.js';
 export { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
-export type { RecoverySummary } from '../store/closeout.js';
+export type { RecoverySummary } from './durable/closeout.js';
 export type {
   ApprovalDecision,
   ApprovalRecord,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 
 import { SqliteStore } from '../../src/store/index.js';
 import { DATABASE_FILE, Supervisor } from '../../src/supervisor/index.js';
-import { titleFromName, titleFromPrompt } from '../../src/supervisor/thread-title.js';
+import { titleFromName, titleFromPrompt } from '../../src/supervisor/runtime/thread-title.js';
 import { scenario } from '../../src/testing/index.js';
 import { startServerSession } from '../e2e/helpers/server-session.js';
 

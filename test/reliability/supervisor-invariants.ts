@@ -18,7 +18,7 @@ import {
 } from '../../src/store/rows.js';
 import type { EventDraft } from '../../src/store/event-types.js';
 import type { Supervisor } from '../../src/supervisor/index.js';
-import { titleFromPrompt } from '../../src/supervisor/thread-title.js';
+import { titleFromPrompt } from '../../src/supervisor/runtime/thread-title.js';
 import { assertContiguous } from '../e2e/helpers/supervisor-session.js';
 import { until, type AskStatus, type Model, type Real, type RealAsk } from './supervisor-model.js';
 

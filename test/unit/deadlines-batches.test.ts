@@ -7,7 +7,7 @@ import { it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
 import type { Supervisor } from '../../src/supervisor/index.js';
-import { deadlineFor, validateDeadlines } from '../../src/supervisor/deadlines.js';
+import { deadlineFor, validateDeadlines } from '../../src/supervisor/approvals/deadlines.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { describeEachStore } from '../helpers/store-backends.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
-import { ruleWithin } from '../../src/supervisor/grants.js';
+import { ruleWithin } from '../../src/supervisor/approvals/grants.js';
 import { frames, openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { describeEachStore } from '../helpers/store-backends.js';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 
-import { recoverAfterCrash, type EventDraft } from '../../src/store/index.js';
+import type { EventDraft } from '../../src/store/index.js';
+import { recoverAfterCrash } from '../../src/supervisor/durable/closeout.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { describeEachStore } from '../helpers/store-backends.js';
 

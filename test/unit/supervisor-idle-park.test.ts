@@ -13,7 +13,7 @@ import {
   idleVerdict,
   validateIdleParkMs,
   type IdleFacts,
-} from '../../src/supervisor/idle-park.js';
+} from '../../src/supervisor/durable/idle-park.js';
 import { Supervisor, type QueryFunction, type StoredEvent } from '../../src/supervisor/index.js';
 import { FakeQuery, frames } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { TurnTracker } from '../../src/supervisor/turn-tracker.js';
+import { TurnTracker } from '../../src/supervisor/runtime/turn-tracker.js';
 
 function tracker(): TurnTracker {
   let n = 0;

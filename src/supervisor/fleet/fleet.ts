@@ -4,7 +4,7 @@
 // hosts); the owner hears of each decision as a commit of another host (PostgresStore.follow(): LISTEN
 // plus a sweep) and answers its CLI through the same once-only path as a decision made here.
 import { ConflictError } from '../../protocol/errors.js';
-import { closeoutDrafts } from '../../store/closeout.js';
+import { closeoutDrafts } from '../durable/closeout.js';
 import type { StoredEvent } from '../../store/event-types.js';
 import type { HostRecord } from '../../store/postgres/hosts.js';
 import type { PostgresStore } from '../../store/postgres/postgres-store.js';

@@ -5,7 +5,7 @@
 // process or spool directory is left.
 import { existsSync, readdirSync } from 'node:fs';
 
-import { spoolRoot } from '../../../src/supervisor/detached-cli.js';
+import { spoolRoot } from '../../../src/supervisor/durable/detached-cli.js';
 import { Supervisor, type QueryFunction } from '../../../src/supervisor/index.js';
 import { processesUsingHome } from '../../e2e/helpers/sdk-session.js';
 import { assertLogInvariants, readAll } from '../supervisor-invariants.js';

@@ -4,9 +4,9 @@
 // waiting CLI requests answered, listeners told, event iterators woken — once the barrier after them has
 // resolved. Readers of the log stop before the first event still waiting (visibleThrough), so a WebSocket
 // client or an events() iterator never sees what a machine crash could still take back.
-import { StoreError, toError } from '../protocol/errors.js';
-import type { StoredEvent } from '../store/event-types.js';
-import type { Store } from '../store/store.js';
+import { StoreError, toError } from '../../protocol/errors.js';
+import type { StoredEvent } from '../../store/event-types.js';
+import type { Store } from '../../store/store.js';
 
 interface SeqWaiter {
   readonly seq: number;

@@ -2,8 +2,8 @@
 // pending approval settled, every running subagent and unfinished run ended, every run context released,
 // the session ended. One list of drafts, committed in one transaction, so nothing stays `pending` with no
 // one able to answer it.
-import type { EventDraft } from './event-types.js';
-import type { Store } from './store.js';
+import type { EventDraft } from '../../store/event-types.js';
+import type { Store } from '../../store/store.js';
 
 export interface CloseoutOptions {
   /** Recorded on everything this ends: `thread_stopped`, `process_exited`, `host_restart`, `host_closed`. */

@@ -9,12 +9,12 @@
 //              (destination `localSettings`), only when a person chose exactly that. Warden cannot take it
 //              back; the card says so.
 // A granted rule is never wider than one the approval showed (ruleWithin), and it must cover the request.
-import { ValidationError } from '../protocol/errors.js';
-import type { PermissionUpdate } from '../protocol/control.js';
-import type { ApprovalRecord, GrantScope, ThreadRecord, ThreadRules } from '../store/records.js';
-import { GRANT_SCOPES } from '../store/records.js';
-import { parseRule } from '../policy/always-allow.js';
-import { compileRule, ruleMatches } from '../policy/rules.js';
+import { ValidationError } from '../../protocol/errors.js';
+import type { PermissionUpdate } from '../../protocol/control.js';
+import type { ApprovalRecord, GrantScope, ThreadRecord, ThreadRules } from '../../store/records.js';
+import { GRANT_SCOPES } from '../../store/records.js';
+import { parseRule } from '../../policy/always-allow.js';
+import { compileRule, ruleMatches } from '../../policy/rules.js';
 
 export interface GrantChoice {
   scope: GrantScope;

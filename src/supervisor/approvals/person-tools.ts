@@ -3,9 +3,9 @@
 // and no allow rule answers them: an "allow" from the policy would send the CLI an empty answer or end
 // plan mode unseen. A deny rule still denies them. And threads that start in plan mode: the CLI stays in
 // plan mode, across restarts of its process, until a plan of the thread is approved.
-import { ValidationError } from '../protocol/errors.js';
-import type { Store } from '../store/store.js';
-import type { PolicyVerdict } from '../policy/policy.js';
+import { ValidationError } from '../../protocol/errors.js';
+import type { Store } from '../../store/store.js';
+import type { PolicyVerdict } from '../../policy/policy.js';
 
 export const ASK_USER_QUESTION = 'AskUserQuestion';
 export const EXIT_PLAN_MODE = 'ExitPlanMode';

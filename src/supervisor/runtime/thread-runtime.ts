@@ -8,19 +8,19 @@ import {
   ControlChannelClosedError,
   ErrorResultError,
   NotFoundError,
-} from '../protocol/errors.js';
-import type { ApprovalDeadline, RunRecord, ThreadRecord } from '../store/records.js';
-import { closeoutDrafts } from '../store/closeout.js';
-import type { SupervisorCore } from './core.js';
-import type { DetachedProcess } from './detached-cli.js';
+} from '../../protocol/errors.js';
+import type { ApprovalDeadline, RunRecord, ThreadRecord } from '../../store/records.js';
+import { closeoutDrafts } from '../durable/closeout.js';
+import type { SupervisorCore } from '../core.js';
+import type { DetachedProcess } from '../durable/detached-cli.js';
 import { hostUserMessage } from './input-queue.js';
 import { LiveSession } from './live-session.js';
-import { gatePermission, type GateHost } from './permission-gate.js';
-import { startsInPlanMode } from './person-tools.js';
-import { compilePolicy, type CompiledPolicy } from '../policy/policy.js';
-import { deadlineFor } from './deadlines.js';
-import { effectiveRules } from './grants.js';
-import { IdleClock, idleVerdict, type IdleFacts } from './idle-park.js';
+import { gatePermission, type GateHost } from '../approvals/permission-gate.js';
+import { startsInPlanMode } from '../approvals/person-tools.js';
+import { compilePolicy, type CompiledPolicy } from '../../policy/policy.js';
+import { deadlineFor } from '../approvals/deadlines.js';
+import { effectiveRules } from '../approvals/grants.js';
+import { IdleClock, idleVerdict, type IdleFacts } from '../durable/idle-park.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;

@@ -1,22 +1,22 @@
 // One CLI process of a thread: its query(), its held-open input, and what its frames mean for runs and
 // subagents. A run's context (which subagents it owns, whether it ended) lives here until the run has
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
-import type { CanUseTool, Options } from '../session/options.js';
-import { ProtocolError, toError } from '../protocol/errors.js';
-import { InputLifecycle } from '../session/input-lifecycle.js';
-import type { CliLaunch, CliTransport } from '../transport/cli-transport.js';
-import { spoolOffsetOf, type DetachedTransport } from '../transport/detached-transport.js';
-import { startTicksOf } from '../transport/process-tree.js';
-import type { EventDraft } from '../store/event-types.js';
-import type { ApprovalRecord } from '../store/records.js';
-import type { SupervisorCore } from './core.js';
+import type { CanUseTool, Options } from '../../session/options.js';
+import { ProtocolError, toError } from '../../protocol/errors.js';
+import { InputLifecycle } from '../../session/input-lifecycle.js';
+import type { CliLaunch, CliTransport } from '../../transport/cli-transport.js';
+import { spoolOffsetOf, type DetachedTransport } from '../../transport/detached-transport.js';
+import { startTicksOf } from '../../transport/process-tree.js';
+import type { EventDraft } from '../../store/event-types.js';
+import type { ApprovalRecord } from '../../store/records.js';
+import type { SupervisorCore } from '../core.js';
 import {
   joinThreadCli,
   spawnThreadCli,
   spoolRoot,
   type DetachedProcess,
   type SpawnedCli,
-} from './detached-cli.js';
+} from '../durable/detached-cli.js';
 import { snapshotSession } from './session-snapshot.js';
 import {
   apiRetryDraft,
@@ -32,7 +32,7 @@ import {
 } from './frame-events.js';
 import { InputQueue } from './input-queue.js';
 import { TurnTracker } from './turn-tracker.js';
-import type { SupervisedQuery } from './types.js';
+import type { SupervisedQuery } from '../types.js';
 
 type Frame = Record<string, unknown>;
 

@@ -4,11 +4,11 @@
 // start time, never by name: a pid the kernel has given to another process is left alone.
 import { setTimeout as delay } from 'node:timers/promises';
 
-import type { LeftoverOutcome } from '../store/event-types.js';
-import type { CliProcess } from '../store/records.js';
-import type { Store } from '../store/store.js';
-import { isAlive } from '../transport/exit-watch.js';
-import { isRunning, signalGroup, signalProcess, startTicksOf } from '../transport/process-tree.js';
+import type { LeftoverOutcome } from '../../store/event-types.js';
+import type { CliProcess } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
+import { isAlive } from '../../transport/exit-watch.js';
+import { isRunning, signalGroup, signalProcess, startTicksOf } from '../../transport/process-tree.js';
 
 /** How long a leftover CLI gets to exit after SIGTERM before it is sent SIGKILL. */
 export const LEFTOVER_TERM_GRACE_MS = 3000;

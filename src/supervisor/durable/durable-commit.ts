@@ -5,8 +5,8 @@
 // request (or its process ends, which withdraws it too), or the host lets go of the process.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { EventDraft, StoredEvent } from '../store/event-types.js';
-import type { SupervisorCore } from './core.js';
+import type { EventDraft, StoredEvent } from '../../store/event-types.js';
+import type { SupervisorCore } from '../core.js';
 import { isStoreFailure } from './record-backlog.js';
 
 const FIRST_RETRY_MS = 25;

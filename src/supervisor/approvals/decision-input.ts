@@ -5,12 +5,12 @@
 // made from an edited input, so none of this goes with allow_always.
 import { isDeepStrictEqual } from 'node:util';
 
-import type { PermissionUpdate } from '../protocol/control.js';
-import { ValidationError } from '../protocol/errors.js';
-import type { ApprovalRecord, ThreadMode } from '../store/records.js';
+import type { PermissionUpdate } from '../../protocol/control.js';
+import { ValidationError } from '../../protocol/errors.js';
+import type { ApprovalRecord, ThreadMode } from '../../store/records.js';
 import { ASK_USER_QUESTION, EXIT_PLAN_MODE } from './person-tools.js';
-import { evaluatePolicy, validateMode, type CompiledPolicy } from '../policy/policy.js';
-import type { Decision } from './types.js';
+import { evaluatePolicy, validateMode, type CompiledPolicy } from '../../policy/policy.js';
+import type { Decision } from '../types.js';
 
 /** An edited input larger than this (as JSON) is refused. */
 export const MAX_EDITED_INPUT_BYTES = 256 * 1024;

@@ -1,8 +1,8 @@
 // Keeps one timer per pending approval that has a deadline. It learns of deadlines from committed events
 // (an approval made, settled) and, at open, from the pending approvals on record; a deadline already
 // past fires at once. Timers never keep the process alive.
-import type { StoredEvent } from '../store/event-types.js';
-import type { ApprovalRecord } from '../store/records.js';
+import type { StoredEvent } from '../../store/event-types.js';
+import type { ApprovalRecord } from '../../store/records.js';
 
 /** setTimeout's longest delay; a later deadline is reached in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

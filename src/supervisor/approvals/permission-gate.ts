@@ -4,20 +4,20 @@
 // the log before the CLI hears anything: while the store cannot write, the request waits (durable-commit.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import type { PermissionResult } from '../protocol/control.js';
-import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } from '../protocol/errors.js';
-import { excerptOf } from '../protocol/validate.js';
-import type { CanUseTool } from '../session/options.js';
-import type { RejectCondition } from '../store/event-types.js';
-import type { ApprovalDeadline, ApprovalRecord } from '../store/records.js';
-import type { SupervisorCore } from './core.js';
-import { alwaysAllowRules } from '../policy/always-allow.js';
-import { commitWhenPossible } from './durable-commit.js';
-import { answerOnceDurable } from './durable-publish.js';
+import type { PermissionResult } from '../../protocol/control.js';
+import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } from '../../protocol/errors.js';
+import { excerptOf } from '../../protocol/validate.js';
+import type { CanUseTool } from '../../session/options.js';
+import type { RejectCondition } from '../../store/event-types.js';
+import type { ApprovalDeadline, ApprovalRecord } from '../../store/records.js';
+import type { SupervisorCore } from '../core.js';
+import { alwaysAllowRules } from '../../policy/always-allow.js';
+import { commitWhenPossible } from '../durable/durable-commit.js';
+import { answerOnceDurable } from '../durable/durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
-import type { LiveSession } from './live-session.js';
+import type { LiveSession } from '../runtime/live-session.js';
 import { verdictForPerson } from './person-tools.js';
-import { evaluatePolicy, type CompiledPolicy } from '../policy/policy.js';
+import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
 import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */

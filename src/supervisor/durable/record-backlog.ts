@@ -10,9 +10,9 @@ import {
   StoreError,
   toError,
   type StoreErrorCode,
-} from '../protocol/errors.js';
-import type { EventDraft, StoredEvent } from '../store/event-types.js';
-import type { CommitOptions } from '../store/store.js';
+} from '../../protocol/errors.js';
+import type { EventDraft, StoredEvent } from '../../store/event-types.js';
+import type { CommitOptions } from '../../store/store.js';
 
 interface Held {
   readonly drafts: readonly EventDraft[];

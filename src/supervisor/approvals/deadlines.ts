@@ -4,9 +4,9 @@
 // approval is made and stored with it, so a later change of the thread's deadlines does not move the
 // clock of a card someone is already looking at, and a host that was down when it passed applies it at
 // open (deadline-clock.ts).
-import { ValidationError } from '../protocol/errors.js';
-import type { ApprovalDeadline, ThreadDeadlines } from '../store/records.js';
-import { compileRule, ruleMatches } from '../policy/rules.js';
+import { ValidationError } from '../../protocol/errors.js';
+import type { ApprovalDeadline, ThreadDeadlines } from '../../store/records.js';
+import { compileRule, ruleMatches } from '../../policy/rules.js';
 
 /** Shortest and longest wait a deadline may have: a second (tests, batch jobs) to thirty days. */
 export const MIN_DEADLINE_MS = 1000;

@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
-import type { CliProcess } from '../store/records.js';
-import type { CliLaunch } from '../transport/cli-transport.js';
-import { detachedPaths, spawnDetached } from '../transport/detached-child.js';
-import { DetachedTransport } from '../transport/detached-transport.js';
+import type { CliProcess } from '../../store/records.js';
+import type { CliLaunch } from '../../transport/cli-transport.js';
+import { detachedPaths, spawnDetached } from '../../transport/detached-child.js';
+import { DetachedTransport } from '../../transport/detached-transport.js';
 
 /** A recorded process that can be joined again: detached, with everything needed to find it. */
 export type DetachedProcess = CliProcess & { spoolDir: string; marker: string; startTime: number };

@@ -1,6 +1,6 @@
 // The prompt of a thread's query(): an AsyncIterable that stays open for the life of the CLI process, so
 // the SDK keeps stdin open and send() can push the next user message at any time.
-import type { SDKUserMessage } from '../protocol/messages.js';
+import type { SDKUserMessage } from '../../protocol/messages.js';
 
 export class InputQueue implements AsyncIterable<SDKUserMessage> {
   readonly #pending: SDKUserMessage[] = [];

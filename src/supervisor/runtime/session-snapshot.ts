@@ -3,8 +3,8 @@
 // own them, the contexts of runs not yet released, the CLI's session id, and the approvals the process
 // asked for. The store holds exactly the effects of the frames processed up to the committed spool offset,
 // so the rebuilt state is the one the next frame expects.
-import type { ApprovalRecord, RunRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
+import type { ApprovalRecord, RunRecord } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
 import type { TrackerSnapshot } from './turn-tracker.js';
 
 export interface SessionSnapshot {

@@ -3,10 +3,10 @@
 // lifecycle frames are either folded into run and subagent states or dropped.
 import { z } from 'zod';
 
-import { ProtocolError } from '../protocol/errors.js';
-import { validate } from '../protocol/validate.js';
-import type { AssistantBlock, EventDraft } from '../store/event-types.js';
-import type { RunResult, SubagentStatus, TokenUsage } from '../store/records.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { AssistantBlock, EventDraft } from '../../store/event-types.js';
+import type { RunResult, SubagentStatus, TokenUsage } from '../../store/records.js';
 
 type Frame = Record<string, unknown>;
 

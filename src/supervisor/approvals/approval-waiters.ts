@@ -2,9 +2,9 @@
 // compare-and-set decides who wins a race between a decision and a cancellation); a waiter is only
 // answered after the change is committed, from the committed event, so the CLI never hears a decision
 // the log does not have.
-import type { PermissionResult, PermissionUpdate } from '../protocol/control.js';
-import type { StoredEvent } from '../store/event-types.js';
-import type { ApprovalRecord } from '../store/records.js';
+import type { PermissionResult, PermissionUpdate } from '../../protocol/control.js';
+import type { StoredEvent } from '../../store/event-types.js';
+import type { ApprovalRecord } from '../../store/records.js';
 
 interface Waiter {
   readonly input: Record<string, unknown>;

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import type { Store } from '../store/store.js';
-import { detachedPaths } from '../transport/detached-child.js';
-import { isAlive } from '../transport/exit-watch.js';
+import type { Store } from '../../store/store.js';
+import { detachedPaths } from '../../transport/detached-child.js';
+import { isAlive } from '../../transport/exit-watch.js';
 import { isDetachedProcess, type DetachedProcess } from './detached-cli.js';
 
 export function reattachableProcesses(store: Store, root: string): Map<string, DetachedProcess> {

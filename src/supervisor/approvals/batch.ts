@@ -2,9 +2,9 @@
 // rule the person types covers. A batch is previewed first and then applied to exactly the approvals the
 // preview listed (never to one that arrived after the person looked); each is still decided on its own,
 // compare-and-set, so an approval someone else answered meanwhile is reported as already settled.
-import { ValidationError } from '../protocol/errors.js';
-import type { ApprovalRecord, ApprovalStatus } from '../store/records.js';
-import { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
+import { ValidationError } from '../../protocol/errors.js';
+import type { ApprovalRecord, ApprovalStatus } from '../../store/records.js';
+import { compileRule, ruleMatches, type CompiledRule } from '../../policy/rules.js';
 
 export interface BatchSelection {
   threadId?: string;

@@ -1,0 +1,221 @@
+// The one place that decides an approval: an answer from a person or a webhook, a batch of them, a
+// deadline that passed, and what the policy settles by itself when the thread's mode changes (chosen, or
+// with an approved plan). A decision is validated once, where it comes in (validate.ts), then checked
+// against its approval (decision-input.ts, grants.ts) and committed compare-and-set: an approval settled
+// meanwhile gives a ConflictError.
+import { ConflictError, StoreError, ValidationError } from '../../protocol/errors.js';
+import type { StoredEvent } from '../../store/event-types.js';
+import type { ApprovalRecord, ThreadMode, ThreadRecord } from '../../store/records.js';
+import { validateMode } from '../../policy/policy.js';
+import type { SupervisorCore } from '../core.js';
+import type { FleetMembership } from '../fleet/fleet.js';
+import type { Threads } from '../runtime/threads.js';
+import type { Decision } from '../types.js';
+import { validateId } from '../validate.js';
+import {
+  selectApprovals,
+  validateBatchIds,
+  validateSelection,
+  type BatchResult,
+  type BatchSelection,
+} from './batch.js';
+import { DeadlineClock } from './deadline-clock.js';
+import { deadlineMessage } from './deadlines.js';
+import { decisionInput } from './decision-input.js';
+import { grantUpdates, validateGrant } from './grants.js';
+import { policyAnswer } from './policy-answer.js';
+import { validateDecision, type CheckedDecision } from './validate.js';
+
+/** What deciding asks of a fleet: whether another host holds the thread's requests, and is reachable. */
+export type DecisionRoute = Pick<FleetMembership, 'ownerElsewhere' | 'checkOwnerReachable'>;
+
+/** How soon a deadline the store could not record is applied again. */
+const DEADLINE_RETRY_MS = 1000;
+
+export class Decider {
+  readonly #core: SupervisorCore;
+  readonly #threads: Threads;
+  readonly #route: DecisionRoute | undefined;
+  /** Answers approvals whose deadline passes (deadline-clock.ts). */
+  readonly #deadlines = new DeadlineClock((approvalId) => this.#deadlinePassed(approvalId));
+
+  constructor(core: SupervisorCore, threads: Threads, route: DecisionRoute | undefined) {
+    this.#core = core;
+    this.#threads = threads;
+    this.#route = route;
+  }
+
+  /** Told of every commit: a deadline's clock starts with its approval and stops when it is settled. */
+  onCommitted(events: readonly StoredEvent[]): void {
+    this.#deadlines.onCommitted(events);
+  }
+
+  /** At open: the clocks of the pending approvals found (a deadline already past applies now). */
+  restoreDeadlines(pending: readonly ApprovalRecord[]): void {
+    this.#deadlines.restore(pending);
+  }
+
+  /** At close: no deadline fires any more. */
+  stopDeadlines(): void {
+    this.#deadlines.clear();
+  }
+
+  /**
+   * Answers a pending approval. Right after a re-attach, waits until the CLI has said whether it still
+   * waits on the request.
+   */
+  decide(approvalId: string, decision: Decision): Promise<ApprovalRecord> {
+    this.#core.checkOpen();
+    validateId(approvalId, 'approvalId');
+    return this.#decideChecked(approvalId, validateDecision(decision));
+  }
+
+  /**
+   * The pending approvals a batch would cover: a thread's, a subagent's, or those a rule covers (for an
+   * allow, as an allow rule would: every part of a command).
+   */
+  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny'): ApprovalRecord[] {
+    this.#core.checkOpen();
+    const selection = validateSelection(select);
+    if (behavior !== 'allow' && behavior !== 'deny')
+      throw new ValidationError('a batch allows or denies', 'behavior');
+    const pending = this.#core.store.listApprovals({ status: 'pending' });
+    return selectApprovals(pending, selection, behavior, (threadId) => this.#threads.thread(threadId).cwd);
+  }
+
+  /** Answers each approval with one decision, each compare-and-set and on disk before the next. */
+  async decideBatch(approvalIds: readonly string[], decision: Decision): Promise<BatchResult> {
+    this.#core.checkOpen();
+    const ids = validateBatchIds(approvalIds);
+    const checked = validateDecision(decision);
+    if (checked.behavior === 'allow_always')
+      throw new ValidationError('a batch allows once or denies', 'behavior');
+    for (const id of ids) this.#threads.approval(id);
+    const result: BatchResult = { decided: [], alreadySettled: [] };
+    for (const id of ids) {
+      try {
+        result.decided.push(await this.#core.acknowledged(() => this.#decideChecked(id, checked)));
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        result.alreadySettled.push({ id, status: this.#threads.approval(id).status });
+      }
+    }
+    return result;
+  }
+
+  /** Changes the thread's mode; pending approvals the new policy decides by itself are settled now. */
+  setMode(threadId: string, mode: ThreadMode): ThreadRecord {
+    this.#core.checkOpen();
+    const next = validateMode(mode);
+    const thread = this.#threads.thread(threadId);
+    if (thread.mode === next) return thread;
+    this.#core.commit(threadId, [
+      { type: 'thread.mode_changed', data: { mode: next, previous: thread.mode } },
+    ]);
+    const policy = this.#threads.runtime(threadId).policy();
+    for (const approval of this.#core.store.listApprovals({ threadId, status: 'pending' })) {
+      const answer = policyAnswer(policy, approval);
+      if (answer !== undefined) this.#core.commit(threadId, [answer]);
+    }
+    return this.#threads.thread(threadId);
+  }
+
+  async #decideChecked(approvalId: string, decision: CheckedDecision): Promise<ApprovalRecord> {
+    this.#core.checkOpen();
+    const { threadId } = this.#threads.approval(approvalId);
+    const reconciling = this.#core.reconciling.get(threadId);
+    if (reconciling !== undefined && !this.#core.waiters.has(approvalId)) await reconciling;
+    return this.#answer(approvalId, decision);
+  }
+
+  #answer(approvalId: string, decision: CheckedDecision): ApprovalRecord {
+    this.#core.checkOpen();
+    const { behavior, message, interrupt, by, decidedBy, given } = decision;
+    const approval = this.#threads.approval(approvalId);
+    if (approval.status !== 'pending')
+      throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
+    // An edit, answers or a plan's end: checked (and an edit judged by the policy) before anything is sent.
+    const sent = decisionInput(approval, given, () => this.#threads.runtime(approval.threadId).policy());
+    const edit = sent.updatedInput === null ? {} : { updatedInput: sent.updatedInput };
+    if (behavior === 'allow_always' && approval.alwaysAllowRules.length === 0)
+      throw new ValidationError(
+        `allow_always is not offered for approval ${approvalId}: no rule as narrow as the request exists for ${approval.toolName}; allow it once instead`,
+        'behavior',
+      );
+    this.#checkAnswerable(approval);
+    // The rules the approval shows (or narrower ones), for the scope chosen; never the CLI's suggestions.
+    const thread = this.#threads.thread(approval.threadId);
+    const grant =
+      behavior === 'allow_always' ? validateGrant(approval, thread.cwd, given.scope, given.rules) : null;
+    const updatedPermissions =
+      grant !== null
+        ? grantUpdates(grant)
+        : sent.permissionUpdates.length > 0
+          ? sent.permissionUpdates
+          : null;
+    this.#core.commit(approval.threadId, [
+      {
+        type: 'approval.decided',
+        data: { ...edit, approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
+      },
+      ...(grant === null
+        ? []
+        : [
+            {
+              type: 'thread.rules_granted' as const,
+              data: {
+                approvalId,
+                scope: grant.scope,
+                rules: grant.rules,
+                sessionId: grant.scope === 'session' ? thread.sessionId : null,
+              },
+            },
+          ]),
+    ]);
+    // A plan approved with a mode chosen: the thread goes on in that mode.
+    if (sent.mode !== null) this.setMode(approval.threadId, sent.mode);
+    return this.#threads.approval(approvalId);
+  }
+
+  /**
+   * Someone holds the request to take the answer: this host's waiter, or the host of the fleet that runs
+   * the thread (it answers once the decision is committed). A pending approval nobody waits for cannot
+   * be answered: it is settled rather than pretended to.
+   */
+  #checkAnswerable(approval: ApprovalRecord): void {
+    const elsewhere = this.#route?.ownerElsewhere(approval.threadId) !== undefined;
+    if (elsewhere) this.#route?.checkOwnerReachable(approval.threadId);
+    if (elsewhere || this.#core.waiters.has(approval.id)) return;
+    this.#core.commit(approval.threadId, [
+      { type: 'approval.cancelled', data: { approvalId: approval.id, reason: 'no_live_request' } },
+    ]);
+    throw new ConflictError(`Approval ${approval.id} has no live request to answer; it was cancelled`);
+  }
+
+  /** A deadline passed: the approval is answered as its deadline says, if it is still pending. */
+  #deadlinePassed(approvalId: string): void {
+    if (this.#core.closed) return;
+    const approval = this.#core.store.getApproval(approvalId);
+    if (approval?.status !== 'pending' || approval.deadline === null) return;
+    const { behavior } = approval.deadline;
+    const decision: Decision = {
+      behavior,
+      ...(behavior === 'deny' ? { message: deadlineMessage(approval.deadline) } : {}),
+      by: 'timeout',
+      decidedBy: { name: 'deadline', via: 'timeout' },
+    };
+    this.#core
+      .acknowledged(() => this.decide(approvalId, decision))
+      .catch((error: unknown) => {
+        // The store cannot write for now: the deadline still applies, once it can.
+        if (error instanceof StoreError) {
+          this.#core.warn(error);
+          setTimeout(() => this.#deadlinePassed(approvalId), DEADLINE_RETRY_MS).unref();
+          return;
+        }
+        // Answered or withdrawn at the same moment: the first change stands.
+        if (!(error instanceof ConflictError))
+          this.#core.warnFailure(error, `Could not apply the deadline of approval ${approvalId}`);
+      });
+  }
+}
