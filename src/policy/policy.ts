@@ -1,23 +1,14 @@
-// The policy decides a permission request before anyone is asked, in this order:
-//   1. a deny rule that matches → deny;
-//   2. a protected write → ask: the CLI called the file sensitive (cli-verdict.ts), or the target is in
-//      Warden's protected-path table (protected-paths.ts). No mode and no allow rule overrides this;
-//   3. a Bash command with a part the parse cannot see through, while deny rules for Bash exist → ask
-//      (a deny rule cannot be checked against what cannot be seen);
-//   4. allow rules → allow (a Bash command needs every simple command covered, see rules.ts);
-//   5. the thread's mode.
-// Only `ask` becomes an approval. The CLI runs in its `default` permission mode, so every call it wants to
-// confirm reaches this function; calls the CLI allows by itself (read-only commands, reads inside the
-// cwd) never do, so deny rules cannot block those. A pure function of the request, the rules and the
-// mode (it reads the filesystem only to resolve symlinks).
+// The policy decides a permission request before anyone is asked: the steps of POLICY_ORDER (order.ts) in
+// turn — deny rule, protected write, a Bash command the parse cannot see through while deny rules for Bash
+// exist, allow rule, mode — and the first verdict stands. A pure function of the request, the rules and
+// the mode (it reads the filesystem only to resolve symlinks). Rules and modes arrive from callers here:
+// they are validated once, then compiled.
 import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { THREAD_MODES } from '../store/records.js';
-import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
-import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
-import { isInside, lexicalAndReal } from './real-paths.js';
-import { commandMatches, compileRule, ruleMatches, shellAllowable, type CompiledRule } from './rules.js';
-import { analyzeShell, type ShellAnalysis } from './shell-commands.js';
+import { POLICY_ORDER, type PolicyStepId } from './order.js';
+import { compileRule, type CompiledRule } from './rules.js';
+import { analyzeShell } from './shell-commands.js';
 
 export { EDIT_TOOLS } from './cli-verdict.js';
 export { isInside } from './real-paths.js';
@@ -78,111 +69,31 @@ export function compilePolicy(mode: ThreadMode, rules: ThreadRules, cwd: string)
   };
 }
 
+/** The verdict on one permission request: the first step of POLICY_ORDER (order.ts) that decides. */
 export function evaluatePolicy(
   policy: CompiledPolicy,
   toolName: string,
   input: Record<string, unknown>,
   cli: CliContext = {},
 ): PolicyVerdict {
-  const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
-  const denied = policy.deny.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'deny', shell));
-  if (denied !== undefined)
-    return {
-      behavior: 'deny',
-      source: 'rule',
-      rule: denied.source,
-      reason: `denied by rule ${denied.source}`,
-    };
-  const guarded = protectedReason(policy.cwd, toolName, input, cli, shell);
-  if (guarded !== undefined) return { behavior: 'ask', reason: guarded };
-  if (shell !== undefined && shell.opaque.length > 0 && policy.deny.some((rule) => rule.tool.test('Bash')))
-    return {
-      behavior: 'ask',
-      reason: `deny rules for Bash cannot be checked: ${shell.opaque[0] ?? ''}`,
-    };
-  const allowed = allowingRules(policy, toolName, input, shell);
-  if (allowed !== undefined)
-    return {
-      behavior: 'allow',
-      source: 'rule',
-      rule: allowed,
-      reason: `allowed by rule ${allowed}`,
-    };
-  switch (policy.mode) {
-    case 'full-access':
-      return { behavior: 'allow', source: 'mode', rule: null, reason: 'full-access allows every tool call' };
-    case 'auto-edits': {
-      const target = editTarget(toolName, input);
-      if (target !== undefined && isInside(policy.cwd, target))
-        return {
-          behavior: 'allow',
-          source: 'mode',
-          rule: null,
-          reason: `auto-edits allows ${toolName} inside the cwd`,
-        };
-      return { behavior: 'ask', reason: 'auto-edits asks for everything but edits inside the cwd' };
-    }
-    case 'supervised':
-      return { behavior: 'ask', reason: 'supervised asks for what the CLI asks for' };
-  }
+  return decidingStep(policy, toolName, input, cli).verdict;
 }
 
-/** The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match. */
-function allowingRules(
+/** The verdict and the step of POLICY_ORDER that reached it. */
+export function decidingStep(
   policy: CompiledPolicy,
   toolName: string,
   input: Record<string, unknown>,
-  shell: ShellAnalysis | undefined,
-): string | undefined {
-  if (shell === undefined)
-    return policy.allow.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'allow'))?.source;
-  const whole = policy.allow.find((rule) => rule.tool.test('Bash') && rule.pattern === undefined);
-  if (whole !== undefined) return whole.source;
-  if (shellAllowable(shell) !== undefined) return undefined;
-  const used = new Set<string>();
-  for (const simple of shell.commands) {
-    const rule = policy.allow.find((candidate) => commandMatches(candidate, simple, 'allow'));
-    if (rule === undefined) return undefined;
-    used.add(rule.source);
+  cli: CliContext = {},
+): { step: PolicyStepId; verdict: PolicyVerdict } {
+  const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
+  const request = { policy, toolName, input, cli, shell };
+  for (const step of POLICY_ORDER) {
+    const verdict = step.decide(request);
+    if (verdict !== undefined) return { step: step.id, verdict };
   }
-  return [...used].join(', ');
-}
-
-/** Why this call writes somewhere no mode or allow rule may allow; undefined when it does not. */
-function protectedReason(
-  cwd: string,
-  toolName: string,
-  input: Record<string, unknown>,
-  cli: CliContext,
-  shell: ShellAnalysis | undefined,
-): string | undefined {
-  if (cliCallsSensitive(toolName, cli.decisionReason))
-    return `the CLI marks this as sensitive: ${cli.decisionReason ?? ''}`;
-  const targets: string[] = [];
-  const target = editTarget(toolName, input);
-  if (target !== undefined) targets.push(target);
-  if (shell !== undefined) targets.push(...shell.writes);
-  // The CLI's blocked path for a command is where it found it would write or read outside what it allows
-  // by itself (`sed -i … f`, `cp a f`, `cat f`): a read of a protected file this way is asked too.
-  const writing = shell !== undefined || target !== undefined;
-  if (writing && typeof cli.blockedPath === 'string' && cli.blockedPath !== '') targets.push(cli.blockedPath);
-  for (const path of targets) {
-    const entry = protectedPath(cwd, path);
-    if (entry !== undefined) return `${path} is protected (${entry.path}: ${entry.reason})`;
-  }
-  return undefined;
-}
-
-/** The table entry covering `path` as written, resolved against the cwd, or where it really leads. */
-function protectedPath(cwd: string, path: string): ProtectedEntry | undefined {
-  const { lexical, real } = lexicalAndReal(cwd, path);
-  return protectedEntryFor(path) ?? protectedEntryFor(lexical) ?? protectedEntryFor(real);
-}
-
-function editTarget(toolName: string, input: Record<string, unknown>): string | undefined {
-  if (!EDIT_TOOLS.has(toolName)) return undefined;
-  const path = toolName === 'NotebookEdit' ? input.notebook_path : input.file_path;
-  return typeof path === 'string' && path !== '' ? path : undefined;
+  // The mode step always decides; should a step be added wrongly, the request fails safe.
+  return { step: 'mode', verdict: { behavior: 'ask', reason: 'no step of the policy decided' } };
 }
 
 function stringField(input: Record<string, unknown>, key: string): string | undefined {

@@ -16,22 +16,28 @@
 // - the policy checks the path as written (resolved against the cwd) and its real path (symlinks followed;
 //   for a file that does not exist yet, the nearest existing parent's).
 //
-// Deliberately not in the table, because they only run when someone runs the project, and approving
-// `npm test` or `make` is approving the project's code, which every edit in `auto-edits` changes anyway:
-// `package.json` (scripts), `Makefile`, `node_modules/`, virtualenvs, source files, CI workflows (they
-// run after a push, which is itself a decision). `.gitattributes` only picks filters and diff drivers that
-// git config defines (and `.git/` is protected). `CLAUDE.md` holds instructions, not code: the CLI lets
-// its own edit mode write it, and what a later session does with it still goes through this policy.
-// `.env` holds values the project reads, not commands. The list cannot be complete: a person who needs
-// more adds deny rules, or runs `supervised`.
+// Deliberately not in the table, each with its reason: UNPROTECTED below (the tests check each is still
+// allowed where auto-edits allows edits). The list cannot be complete: a person who needs more adds deny
+// rules, or runs `supervised`.
 
 export type ProtectedKind = 'dir' | 'file';
+export type ProtectedGroup = 'vcs' | 'agent' | 'editor' | 'shell' | 'tooling' | 'login';
+
+/** The groups of the table, as docs/policy.md titles them. */
+export const PROTECTED_GROUPS: Readonly<Record<ProtectedGroup, string>> = {
+  vcs: 'Version control internals and hooks',
+  agent: "The agent's own configuration and MCP servers",
+  editor: 'Editors and IDEs',
+  shell: 'Shell startup files',
+  tooling: 'Tools that run code from their configuration when invoked for something else',
+  login: 'Credentials and login-time programs (when the cwd is, or contains, a home directory)',
+};
 
 export interface ProtectedEntry {
   /** Path segments, `/`-separated, lower case: `.git`, `.config/fish`. */
   readonly path: string;
   readonly kind: ProtectedKind;
-  readonly group: 'vcs' | 'agent' | 'editor' | 'shell' | 'tooling' | 'login';
+  readonly group: ProtectedGroup;
   /** Why a write here is dangerous: shown in the approval's reason. */
   readonly reason: string;
 }
@@ -214,6 +220,54 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
     reason: 'desktop sessions start these programs at login',
   },
   { path: '.config/systemd', kind: 'dir', group: 'login', reason: 'systemd user units run programs' },
+];
+
+/** Files one might expect in the table, and why they are not: a write there is an ordinary edit. */
+export interface UnprotectedEntry {
+  /** What is left out, as docs/policy.md names it. */
+  readonly what: string;
+  /** A path it covers, relative to the cwd, for the tests. */
+  readonly sample: string;
+  readonly reason: string;
+}
+
+// Most of them only run when someone runs the project, and approving `npm test` or `make` is approving the
+// project's code, which every edit in `auto-edits` changes anyway.
+export const UNPROTECTED: readonly UnprotectedEntry[] = [
+  {
+    what: '`package.json`',
+    sample: 'package.json',
+    reason: 'its scripts run when someone runs the project, like the source files',
+  },
+  { what: '`Makefile`', sample: 'Makefile', reason: 'runs when someone runs `make`, like the source files' },
+  {
+    what: '`node_modules/`',
+    sample: 'node_modules/x/index.js',
+    reason: "the project's dependencies: code that runs with the project",
+  },
+  {
+    what: 'virtualenvs',
+    sample: '.venv/bin/activate',
+    reason: "the project's environment: code that runs with it",
+  },
+  { what: 'source files', sample: 'src/a.ts', reason: 'what the agent is there to edit' },
+  {
+    what: 'CI workflows',
+    sample: '.github/workflows/ci.yml',
+    reason: 'they run after a push, which is itself a decision',
+  },
+  {
+    what: '`.gitattributes`',
+    sample: '.gitattributes',
+    reason: 'it only picks filters and diff drivers that git config defines (and `.git/` is protected)',
+  },
+  {
+    what: '`CLAUDE.md`',
+    sample: 'CLAUDE.md',
+    reason:
+      'instructions, not code: the CLI lets its own edit mode write it, and what a later session does with it still goes through this policy',
+  },
+  { what: '`.env`', sample: '.env', reason: 'values the project reads, not commands' },
 ];
 
 /** Ignorable code points that HFS+ and some tools drop from names: zero-width, joiners, bidi marks, BOM. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
 import { compilePolicy, evaluatePolicy } from '../../src/policy/policy.js';
-import { PROTECTED_PATHS } from '../../src/policy/protected-paths.js';
+import { PROTECTED_PATHS, UNPROTECTED } from '../../src/policy/protected-paths.js';
 import type { ThreadMode } from '../../src/store/records.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-protected-')));
@@ -221,5 +221,13 @@ describe('protected paths: real paths, the CLI verdict and the neighbours', () =
       'src/vscode/settings.json',
     ])
       assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'allow', file_path);
+  });
+
+  it('each file the table deliberately leaves out stays allowed in auto-edits, with its reason', () => {
+    for (const entry of UNPROTECTED) {
+      assert.ok(entry.reason.length > 0, entry.what);
+      for (const file_path of [entry.sample, join(cwd, entry.sample), `sub/${entry.sample}`])
+        assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'allow', file_path);
+    }
   });
 });

@@ -1,0 +1,237 @@
+// The order in which the policy decides, as data: `evaluatePolicy` asks each step in turn and the first
+// verdict stands; docs/policy.md's table is generated from the `doc` strings (scripts/generate-policy-doc.ts)
+// and test/policy/order.test.ts runs each step's examples and checks that this step is the one deciding.
+// Only `ask` becomes an approval. The CLI runs in its `default` permission mode, so every call it wants to
+// confirm reaches the policy; calls the CLI allows by itself (read-only commands, reads inside the cwd)
+// never do, so deny rules cannot block those.
+import type { ThreadMode } from '../store/records.js';
+import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
+import type { CliContext, CompiledPolicy, PolicyVerdict } from './policy.js';
+import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
+import { isInside, lexicalAndReal } from './real-paths.js';
+import { commandMatches, ruleMatches, shellAllowable } from './rules.js';
+import type { ShellAnalysis } from './shell-commands.js';
+
+/** One permission request as the steps see it; `shell` is the parse of a Bash command, once. */
+export interface PolicyRequest {
+  readonly policy: CompiledPolicy;
+  readonly toolName: string;
+  readonly input: Record<string, unknown>;
+  readonly cli: CliContext;
+  readonly shell: ShellAnalysis | undefined;
+}
+
+/** A request this step decides, as docs/policy.md shows it; the tests run it against a temporary cwd. */
+export interface PolicyExample {
+  readonly mode: ThreadMode;
+  readonly rules?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  readonly toolName: string;
+  /** Paths in it are relative to the cwd. */
+  readonly input: Record<string, unknown>;
+  readonly cli?: CliContext;
+  readonly behavior: PolicyVerdict['behavior'];
+}
+
+export type PolicyStepId = 'deny-rule' | 'protected-write' | 'unseeable-under-deny' | 'allow-rule' | 'mode';
+
+export interface PolicyStep {
+  readonly id: PolicyStepId;
+  /** When the step decides, and what: one sentence for docs/policy.md. */
+  readonly doc: string;
+  readonly examples: readonly PolicyExample[];
+  /** The verdict, or undefined to leave the request to the next step. */
+  decide(request: PolicyRequest): PolicyVerdict | undefined;
+}
+
+/** What each mode decides when no earlier step did (the last step). */
+export const MODE_DOCS: Readonly<Record<ThreadMode, string>> = {
+  supervised: 'asks for everything the CLI asks for',
+  'auto-edits':
+    'allows `Edit`, `Write`, `MultiEdit` and `NotebookEdit` whose target is inside the cwd (resolved, symlinks followed); asks for the rest',
+  'full-access': 'allows every call',
+};
+
+export const POLICY_ORDER: readonly PolicyStep[] = [
+  {
+    id: 'deny-rule',
+    doc: 'A **deny rule** that matches denies (for Bash: any simple command of the parse, seen through wrappers).',
+    examples: [
+      {
+        mode: 'full-access',
+        rules: { deny: ['Bash(rm:*)'] },
+        toolName: 'Bash',
+        input: { command: 'ls && rm -f a' },
+        behavior: 'deny',
+      },
+      {
+        mode: 'full-access',
+        rules: { deny: ['Write'] },
+        toolName: 'Write',
+        input: { file_path: '.git/config' },
+        behavior: 'deny',
+      },
+    ],
+    decide({ policy, toolName, input, shell }) {
+      const denied = policy.deny.find((rule) =>
+        ruleMatches(rule, toolName, input, policy.cwd, 'deny', shell),
+      );
+      if (denied === undefined) return undefined;
+      return {
+        behavior: 'deny',
+        source: 'rule',
+        rule: denied.source,
+        reason: `denied by rule ${denied.source}`,
+      };
+    },
+  },
+  {
+    id: 'protected-write',
+    doc: "A **protected write** asks, whatever the mode or the allow rules say: the CLI called the file sensitive, or a target (an edit tool's file, a Bash redirection or a file a command writes through its arguments, the CLI's `blocked_path`) is in the protected-path table.",
+    examples: [
+      {
+        mode: 'full-access',
+        toolName: 'Write',
+        input: { file_path: '.git/hooks/pre-commit' },
+        behavior: 'ask',
+      },
+      {
+        mode: 'full-access',
+        rules: { allow: ['Bash'] },
+        toolName: 'Bash',
+        input: { command: 'echo x > .mcp.json' },
+        behavior: 'ask',
+      },
+      {
+        mode: 'auto-edits',
+        toolName: 'Edit',
+        input: { file_path: 'notes.txt' },
+        cli: { decisionReason: 'Claude requested permissions to edit notes.txt which is a sensitive file.' },
+        behavior: 'ask',
+      },
+    ],
+    decide({ policy, toolName, input, cli, shell }) {
+      const guarded = protectedReason(policy.cwd, toolName, input, cli, shell);
+      return guarded === undefined ? undefined : { behavior: 'ask', reason: guarded };
+    },
+  },
+  {
+    id: 'unseeable-under-deny',
+    doc: 'A **Bash command with a part the parse cannot see through** (`eval`, `source`, a variable as the program, a parse error, …) asks while the thread has deny rules for Bash: a deny rule cannot be checked against what cannot be seen.',
+    examples: [
+      {
+        mode: 'full-access',
+        rules: { deny: ['Bash(rm:*)'] },
+        toolName: 'Bash',
+        input: { command: 'eval "$X"' },
+        behavior: 'ask',
+      },
+    ],
+    decide({ policy, shell }) {
+      if (shell === undefined || shell.opaque.length === 0) return undefined;
+      if (!policy.deny.some((rule) => rule.tool.test('Bash'))) return undefined;
+      return { behavior: 'ask', reason: `deny rules for Bash cannot be checked: ${shell.opaque[0] ?? ''}` };
+    },
+  },
+  {
+    id: 'allow-rule',
+    doc: 'An **allow rule** allows; a Bash command needs every simple command covered and nothing else that runs or writes.',
+    examples: [
+      {
+        mode: 'supervised',
+        rules: { allow: ['Bash(git status:*)'] },
+        toolName: 'Bash',
+        input: { command: 'git status --short' },
+        behavior: 'allow',
+      },
+    ],
+    decide(request) {
+      const allowed = allowingRules(request);
+      if (allowed === undefined) return undefined;
+      return { behavior: 'allow', source: 'rule', rule: allowed, reason: `allowed by rule ${allowed}` };
+    },
+  },
+  {
+    id: 'mode',
+    doc: "The thread's **mode** decides the rest (below).",
+    examples: [
+      { mode: 'supervised', toolName: 'Write', input: { file_path: 'src/a.ts' }, behavior: 'ask' },
+      { mode: 'auto-edits', toolName: 'Write', input: { file_path: 'src/a.ts' }, behavior: 'allow' },
+      { mode: 'auto-edits', toolName: 'Bash', input: { command: 'npm test' }, behavior: 'ask' },
+      { mode: 'full-access', toolName: 'Bash', input: { command: 'npm test' }, behavior: 'allow' },
+    ],
+    decide: modeVerdict,
+  },
+];
+
+function modeVerdict({ policy, toolName, input }: PolicyRequest): PolicyVerdict {
+  switch (policy.mode) {
+    case 'full-access':
+      return { behavior: 'allow', source: 'mode', rule: null, reason: 'full-access allows every tool call' };
+    case 'auto-edits': {
+      const target = editTarget(toolName, input);
+      if (target !== undefined && isInside(policy.cwd, target))
+        return {
+          behavior: 'allow',
+          source: 'mode',
+          rule: null,
+          reason: `auto-edits allows ${toolName} inside the cwd`,
+        };
+      return { behavior: 'ask', reason: 'auto-edits asks for everything but edits inside the cwd' };
+    }
+    case 'supervised':
+      return { behavior: 'ask', reason: 'supervised asks for what the CLI asks for' };
+  }
+}
+
+/** The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match. */
+function allowingRules({ policy, toolName, input, shell }: PolicyRequest): string | undefined {
+  if (shell === undefined)
+    return policy.allow.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'allow'))?.source;
+  const whole = policy.allow.find((rule) => rule.tool.test('Bash') && rule.pattern === undefined);
+  if (whole !== undefined) return whole.source;
+  if (shellAllowable(shell) !== undefined) return undefined;
+  const used = new Set<string>();
+  for (const simple of shell.commands) {
+    const rule = policy.allow.find((candidate) => commandMatches(candidate, simple, 'allow'));
+    if (rule === undefined) return undefined;
+    used.add(rule.source);
+  }
+  return [...used].join(', ');
+}
+
+/** Why this call writes somewhere no mode or allow rule may allow; undefined when it does not. */
+function protectedReason(
+  cwd: string,
+  toolName: string,
+  input: Record<string, unknown>,
+  cli: CliContext,
+  shell: ShellAnalysis | undefined,
+): string | undefined {
+  if (cliCallsSensitive(toolName, cli.decisionReason))
+    return `the CLI marks this as sensitive: ${cli.decisionReason ?? ''}`;
+  const targets: string[] = [];
+  const target = editTarget(toolName, input);
+  if (target !== undefined) targets.push(target);
+  if (shell !== undefined) targets.push(...shell.writes);
+  // The CLI's blocked path for a command is where it found it would write or read outside what it allows
+  // by itself (`sed -i … f`, `cp a f`, `cat f`): a read of a protected file this way is asked too.
+  const writing = shell !== undefined || target !== undefined;
+  if (writing && typeof cli.blockedPath === 'string' && cli.blockedPath !== '') targets.push(cli.blockedPath);
+  for (const path of targets) {
+    const entry = protectedPath(cwd, path);
+    if (entry !== undefined) return `${path} is protected (${entry.path}: ${entry.reason})`;
+  }
+  return undefined;
+}
+
+/** The table entry covering `path` as written, resolved against the cwd, or where it really leads. */
+function protectedPath(cwd: string, path: string): ProtectedEntry | undefined {
+  const { lexical, real } = lexicalAndReal(cwd, path);
+  return protectedEntryFor(path) ?? protectedEntryFor(lexical) ?? protectedEntryFor(real);
+}
+
+function editTarget(toolName: string, input: Record<string, unknown>): string | undefined {
+  if (!EDIT_TOOLS.has(toolName)) return undefined;
+  const path = toolName === 'NotebookEdit' ? input.notebook_path : input.file_path;
+  return typeof path === 'string' && path !== '' ? path : undefined;
+}
