@@ -6,7 +6,7 @@
 // never do, so deny rules cannot block those.
 import type { ThreadMode } from '../store/records.js';
 import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
-import type { CliContext, CompiledPolicy, PolicyVerdict } from './policy.js';
+import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
 import { isInside, lexicalAndReal } from './real-paths.js';
 import { commandMatches, ruleMatches, shellAllowable } from './rules.js';

@@ -7,28 +7,14 @@ import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { THREAD_MODES } from '../store/records.js';
 import { POLICY_ORDER, type PolicyStepId } from './order.js';
-import { compileRule, type CompiledRule } from './rules.js';
+import { compileRule } from './rules.js';
 import { analyzeShell } from './shell-commands.js';
+import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 
 export { EDIT_TOOLS } from './cli-verdict.js';
 export { isInside } from './real-paths.js';
 
-/** What the CLI said when it asked (`decision_reason`, `blocked_path` of `can_use_tool`). */
-export interface CliContext {
-  readonly decisionReason?: string | null | undefined;
-  readonly blockedPath?: string | null | undefined;
-}
-
-export interface CompiledPolicy {
-  readonly mode: ThreadMode;
-  readonly cwd: string;
-  readonly allow: readonly CompiledRule[];
-  readonly deny: readonly CompiledRule[];
-}
-
-export type PolicyVerdict =
-  | { behavior: 'allow' | 'deny'; source: 'mode' | 'rule'; rule: string | null; reason: string }
-  | { behavior: 'ask'; reason: string };
+export type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 
 export function validateMode(mode: unknown, field = 'mode'): ThreadMode {
   if (typeof mode !== 'string' || !(THREAD_MODES as readonly string[]).includes(mode))

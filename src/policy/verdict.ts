@@ -1,0 +1,22 @@
+// What the policy works on and what it answers: the compiled policy, what the CLI said when it asked, and
+// the verdict. Types of their own so that the steps (order.ts) and the function that runs them
+// (policy.ts) both use them without importing each other.
+import type { ThreadMode } from '../store/records.js';
+import type { CompiledRule } from './rules.js';
+
+/** What the CLI said when it asked (`decision_reason`, `blocked_path` of `can_use_tool`). */
+export interface CliContext {
+  readonly decisionReason?: string | null | undefined;
+  readonly blockedPath?: string | null | undefined;
+}
+
+export interface CompiledPolicy {
+  readonly mode: ThreadMode;
+  readonly cwd: string;
+  readonly allow: readonly CompiledRule[];
+  readonly deny: readonly CompiledRule[];
+}
+
+export type PolicyVerdict =
+  | { behavior: 'allow' | 'deny'; source: 'mode' | 'rule'; rule: string | null; reason: string }
+  | { behavior: 'ask'; reason: string };
