@@ -119,17 +119,7 @@
  * @property {ThreadHost | null} [host] in a fleet, the host that runs the thread
  */
 
-/**
- * One entry of the event log. `data` depends on `type` (see src/store/event-types.ts); the UI reads the
- * fields it needs and ignores the rest, so new event types pass through harmlessly.
- * @typedef {object} StoredEvent
- * @property {number} seq global, contiguous
- * @property {string} threadId
- * @property {number} threadSeq
- * @property {string} type
- * @property {string} at
- * @property {Record<string, any>} data
- */
+/** @typedef {import('../src/store/event-types.js').StoredEvent} StoredEvent */
 
 /**
  * @typedef {object} Decision
