@@ -43,7 +43,21 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
+    ignores: ['src/view/**'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The shared view module runs in the browser and in Node alike: no globals of either, and no import
+    // but its own files (the browser is served this folder and nothing else under /view/).
+    files: ['src/view/**/*.js'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^(?!\\./[\\w.-]+\\.js$)', message: 'src/view/ imports only its own files.' }],
+        },
+      ],
+    },
   },
   {
     files: ['web/**/*.js'],

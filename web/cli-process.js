@@ -13,13 +13,16 @@ export function cliProcessLine(log) {
   /** @type {{ pid: number, detached: boolean, reattached: boolean } | null} */
   let cli = null;
   for (const event of log) {
-    const { data } = event;
     if (event.type === 'session.process_started')
-      cli = { pid: Number(data.pid), detached: typeof data.spoolDir === 'string', reattached: false };
+      cli = {
+        pid: Number(event.data.pid),
+        detached: typeof event.data.spoolDir === 'string',
+        reattached: false,
+      };
     else if (event.type === 'session.reattached' && cli !== null) cli.reattached = true;
     else if (event.type === 'session.process_exited') cli = null;
     // As the server's record does: one that survived being stopped stays on record.
-    else if (event.type === 'session.leftover_process' && data.outcome !== 'survived') cli = null;
+    else if (event.type === 'session.leftover_process' && event.data.outcome !== 'survived') cli = null;
   }
   if (cli === null) return null;
   const parts = [`CLI pid ${cli.pid}`, cli.detached ? 'detached' : 'ends with the server'];

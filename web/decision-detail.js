@@ -9,7 +9,7 @@ import { planView } from './plan-card.js';
 import { diffView } from './preview.js';
 import { answeredQuestions } from './question-card.js';
 
-/** @import { ToolItem } from './timeline.js' */
+/** @import { ToolItem } from '/view/timeline.js' */
 
 /** @param {ToolItem} item */
 export function decisionDetail(item) {

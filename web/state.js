@@ -162,48 +162,48 @@ export class State {
    * @param {StoredEvent} event
    */
   #fold(event) {
-    const { threadId, at, data } = event;
+    const { threadId, at } = event;
     switch (event.type) {
       case 'thread.created':
         this.addThread({
           id: threadId,
-          cwd: data.cwd,
-          mode: data.mode,
-          model: data.model ?? null,
+          cwd: event.data.cwd,
+          mode: event.data.mode,
+          model: event.data.model ?? null,
           grants: [],
-          deadlines: data.deadlines ?? { afterMs: null, rules: [] },
+          deadlines: event.data.deadlines ?? { afterMs: null, rules: [] },
           status: 'idle',
           lastThreadSeq: event.threadSeq,
           createdAt: at,
           updatedAt: at,
           // Placed on another host at creation: it runs there (else its host is told by the thread's view).
-          ...(typeof data.host === 'string'
-            ? { host: { name: data.host, reachable: true, lastSeen: null } }
+          ...(typeof event.data.host === 'string'
+            ? { host: { name: event.data.host, reachable: true, lastSeen: null } }
             : {}),
         });
         break;
       case 'thread.adopted':
         // Another host took the thread over: its CLI runs there now (the polled leases say if it is live).
-        this.#patchThread(event, { host: { name: data.to, reachable: true, lastSeen: null } });
+        this.#patchThread(event, { host: { name: event.data.to, reachable: true, lastSeen: null } });
         break;
       case 'thread.titled':
-        this.#patchThread(event, { title: data.title });
+        this.#patchThread(event, { title: event.data.title });
         break;
       case 'thread.mode_changed':
-        this.#patchThread(event, { mode: data.mode });
+        this.#patchThread(event, { mode: event.data.mode });
         break;
       case 'thread.rules_granted':
       case 'thread.rule_revoked':
         this.#patchThread(event, { grants: foldGrants(this.threads.get(threadId)?.grants ?? [], event) });
         break;
       case 'thread.deadlines_set':
-        this.#patchThread(event, { deadlines: data.deadlines });
+        this.#patchThread(event, { deadlines: event.data.deadlines });
         break;
       case 'session.started':
         this.#patchThread(event, { status: 'live' });
         break;
       case 'session.initialized':
-        this.#patchThread(event, { sessionId: data.sessionId ?? null });
+        this.#patchThread(event, { sessionId: event.data.sessionId ?? null });
         break;
       case 'session.stopping':
         this.#patchThread(event, { status: 'stopping' });
@@ -216,11 +216,11 @@ export class State {
         break;
       case 'run.created':
         this.#addRun({
-          id: data.runId,
+          id: event.data.runId,
           threadId,
-          status: data.status,
-          trigger: data.trigger,
-          prompt: data.prompt ?? null,
+          status: event.data.status,
+          trigger: event.data.trigger,
+          prompt: event.data.prompt ?? null,
           reason: null,
           createdAt: at,
           endedAt: null,
@@ -228,28 +228,28 @@ export class State {
         });
         break;
       case 'run.started':
-        this.#patchRun(data.runId, { status: 'running' });
+        this.#patchRun(event.data.runId, { status: 'running' });
         break;
       case 'run.ended': {
-        const kind = data.origin?.kind;
-        this.#patchRun(data.runId, {
-          status: data.status,
-          reason: data.reason ?? null,
+        const kind = event.data.origin?.kind;
+        this.#patchRun(event.data.runId, {
+          status: event.data.status,
+          reason: event.data.reason ?? null,
           endedAt: at,
           ...(typeof kind === 'string' ? { trigger: kind } : {}),
         });
         break;
       }
       case 'run.released':
-        this.#patchRun(data.runId, { releasedAt: at });
+        this.#patchRun(event.data.runId, { releasedAt: at });
         break;
       case 'subagent.started':
         this.#addSubagent({
-          id: data.subagentId,
+          id: event.data.subagentId,
           threadId,
-          runId: data.runId,
-          toolUseId: data.toolUseId ?? null,
-          description: data.description ?? null,
+          runId: event.data.runId,
+          toolUseId: event.data.toolUseId ?? null,
+          description: event.data.description ?? null,
           status: 'running',
           summary: null,
           startedAt: at,
@@ -257,24 +257,29 @@ export class State {
         });
         break;
       case 'subagent.ended': {
-        const subagent = this.subagents.get(data.subagentId);
+        const subagent = this.subagents.get(event.data.subagentId);
         if (subagent !== undefined)
-          this.#addSubagent({ ...subagent, status: data.status, summary: data.summary ?? null, endedAt: at });
+          this.#addSubagent({
+            ...subagent,
+            status: event.data.status,
+            summary: event.data.summary ?? null,
+            endedAt: at,
+          });
         break;
       }
       case 'approval.requested':
         this.addApproval({
-          id: data.approvalId,
+          id: event.data.approvalId,
           threadId,
-          runId: data.runId,
-          subagentId: data.subagentId ?? null,
-          toolName: data.toolName,
-          input: data.input ?? {},
-          toolUseId: data.toolUseId,
-          blockedPath: data.blockedPath ?? null,
-          decisionReason: data.decisionReason ?? null,
-          alwaysAllowRules: Array.isArray(data.alwaysAllowRules) ? data.alwaysAllowRules : [],
-          deadline: data.deadline ?? null,
+          runId: event.data.runId,
+          subagentId: event.data.subagentId ?? null,
+          toolName: event.data.toolName,
+          input: event.data.input ?? {},
+          toolUseId: event.data.toolUseId,
+          blockedPath: event.data.blockedPath ?? null,
+          decisionReason: event.data.decisionReason ?? null,
+          alwaysAllowRules: Array.isArray(event.data.alwaysAllowRules) ? event.data.alwaysAllowRules : [],
+          deadline: event.data.deadline ?? null,
           status: 'pending',
           reason: null,
           createdAt: at,
@@ -282,17 +287,17 @@ export class State {
         break;
       case 'approval.decided':
         this.#settle(
-          data.approvalId,
-          data.behavior === 'deny' ? 'denied' : 'allowed',
+          event.data.approvalId,
+          event.data.behavior === 'deny' ? 'denied' : 'allowed',
           null,
-          /** @type {any} */ (data),
+          /** @type {any} */ (event.data),
         );
         break;
       case 'approval.cancelled':
-        this.#settle(data.approvalId, 'cancelled', data.reason ?? null);
+        this.#settle(event.data.approvalId, 'cancelled', event.data.reason ?? null);
         break;
       case 'approval.expired':
-        this.#settle(data.approvalId, 'expired', data.reason ?? null);
+        this.#settle(event.data.approvalId, 'expired', event.data.reason ?? null);
         break;
       default:
         // Messages and tool results only matter to the timeline; unknown types are ignored.
@@ -339,12 +344,15 @@ export class State {
  * projection folds them: a rule is not repeated for the same scope and session; a revoke removes the
  * rule from its scope.
  * @param {GrantedRule[]} grants
- * @param {StoredEvent} event
+ * @param {Extract<StoredEvent, { type: 'thread.rules_granted' | 'thread.rule_revoked' }>} event
  * @returns {GrantedRule[]}
  */
-function foldGrants(grants, { type, at, data }) {
-  if (type === 'thread.rule_revoked')
-    return grants.filter((grant) => !(grant.rule === data.rule && grant.scope === data.scope));
+function foldGrants(grants, event) {
+  if (event.type === 'thread.rule_revoked') {
+    const { rule, scope } = event.data;
+    return grants.filter((grant) => !(grant.rule === rule && grant.scope === scope));
+  }
+  const { data, at } = event;
   const next = [...grants];
   for (const rule of Array.isArray(data.rules) ? data.rules : [])
     if (!next.some((g) => g.rule === rule && g.scope === data.scope && g.sessionId === data.sessionId))

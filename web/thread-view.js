@@ -10,7 +10,7 @@ import { MODES, folderName, threadActivity } from './format.js';
 import { unreachableSince } from './host-status.js';
 import { subagentTree } from './subagent-tree.js';
 import { ThreadPolicyView } from './thread-rules.js';
-import { buildTimeline } from './timeline.js';
+import { buildTimeline } from '/view/timeline.js';
 import { TimelineView } from './timeline-view.js';
 import { toast } from './toast.js';
 import { visibleText } from './visible-text.js';

@@ -10,11 +10,11 @@ import { h } from './dom.js';
 import { clip, clock, cost, tokens, triggerLabel } from './format.js';
 import { markdown } from './markdown.js';
 import { titleLine } from './preview.js';
-import { decidedByWords } from './timeline.js';
+import { decidedByWords } from '/view/timeline.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
-/** @import { TimelineItem, ToolItem, Permission, RunUsage } from './timeline.js' */
+/** @import { TimelineItem, ToolItem, Permission, RunUsage } from '/view/timeline.js' */
 
 const MAX_RESULT = 6000;
 

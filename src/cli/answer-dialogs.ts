@@ -10,7 +10,7 @@
 // settled elsewhere (the signal aborts).
 import type { GrantScope } from '../store/records.js';
 import type { AnswerReader } from './answer-reader.js';
-import { showBlock, terminalSafe } from './terminal-text.js';
+import { showBlock, terminalSafe } from '../view/visible-text.js';
 import type { Styles, Write } from './transcript.js';
 
 export interface DialogIo {

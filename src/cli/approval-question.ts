@@ -2,7 +2,7 @@
 // (the command, the path, the subagent's prompt — never the agent's description of it in its place), with
 // the line count and any cut said before the text, every line made safe for the terminal, and the agent's
 // own description after it, labelled as its claim.
-import { showBlock, terminalSafe } from './terminal-text.js';
+import { showBlock, terminalSafe } from '../view/visible-text.js';
 import type { Styles } from './transcript.js';
 
 const MAX_CHARS = 2000;

@@ -11,7 +11,7 @@ import { parseAnswer, type AnswerReader } from './answer-reader.js';
 import { askPlan, askQuestions, askScope, type DialogDecision, type DialogIo } from './answer-dialogs.js';
 import type { Progress } from './progress.js';
 import { approvalQuestion } from './approval-question.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../view/visible-text.js';
 import type { HostDecision } from './thread-host.js';
 import { type Styles, type Write } from './transcript.js';
 

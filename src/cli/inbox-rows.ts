@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 
 import type { ApprovalItem, ThreadListItem } from '../server/api-schema.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../view/visible-text.js';
 import { describeTool, type Styles } from './transcript.js';
 
 const TITLE_MAX = 60;

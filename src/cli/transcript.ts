@@ -1,10 +1,10 @@
 // What `warden run` prints while the agent works: one readable line (or a few) per event of the thread —
 // the prompt, assistant text, tool calls and their results, permission outcomes, subagents (their lines
 // carry the subagent's description), and how each turn ended. Pure formatting: no decisions here. Every
-// piece of text that came from the agent, a tool or the CLI is made safe first (terminal-text.ts): an
+// piece of text that came from the agent, a tool or the CLI is made safe first (src/view/visible-text.js): an
 // escape sequence in a command or a tool's output is shown, never obeyed by the terminal.
 import type { StoredEvent } from '../store/event-types.js';
-import { lineCount, terminalSafe as safe } from './terminal-text.js';
+import { lineCount, terminalSafe as safe } from '../view/visible-text.js';
 
 export type Write = (text: string) => void;
 

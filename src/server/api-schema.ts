@@ -1,7 +1,6 @@
 // The contract between the server and its clients (the browser UI, scripts): request bodies as zod
 // schemas, response shapes as types, and the WebSocket messages and close codes. docs/server.md is the
 // prose version of this file; change both together.
-import type { ThreadHost } from '../supervisor/fleet/fleet.js';
 import { z } from 'zod';
 
 import type { StoredEvent } from '../store/event-types.js';
@@ -10,6 +9,7 @@ import type {
   ApprovalStatus,
   RunRecord,
   SubagentRecord,
+  ThreadHost,
   ThreadMode,
   ThreadRecord,
 } from '../store/records.js';

@@ -3,7 +3,10 @@
 // loads is served: files at the top of the root with a page type (.html, .js, .css, icons), not dotfiles,
 // not configuration (tsconfig.json), not links leading out of the root. Every page is served with headers
 // that keep it from being framed or leaking where it came from. Two libraries the page imports are served
-// from the installed packages under fixed names (VENDOR), never by a path the URL chooses.
+// from the installed packages under fixed names (VENDOR), never by a path the URL chooses. What a person
+// sees of a command or a conversation is decided by one DOM-free module that the server, the terminal and
+// the page share: its files are served under `/view/` from the folder beside the server's own (src/view/
+// under tsx, dist/view/ once built), only its top-level .js files, with the same checks and headers.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,10 @@ export interface StaticFile {
   type: string;
 }
 
+/** The shared module's URL prefix, and its folder, found from this file so it holds in src/ and in dist/. */
+const VIEW_PREFIX = '/view/';
+const VIEW_ROOT = fileURLToPath(new URL('../view/', import.meta.url));
+
 /** The browser (ESM) builds of the Markdown renderer and the HTML sanitizer the page imports. */
 const VENDOR: Record<string, string> = {
   '/vendor/marked.js': 'marked',
@@ -74,12 +81,22 @@ export async function readStaticFile(webRoot: string, urlPath: string): Promise<
   } catch {
     return undefined;
   }
+  if (decoded.startsWith(VIEW_PREFIX)) {
+    const name = decoded.slice(VIEW_PREFIX.length);
+    // Only the module's scripts: not its type declarations or source maps (dist/), nothing below it.
+    return SERVED_NAME.test(name) && name.endsWith('.js') ? readRootFile(VIEW_ROOT, name) : undefined;
+  }
   const name = decoded === '/' ? 'index.html' : decoded.slice(1);
   if (!decoded.startsWith('/') || !(SERVED_NAME.test(name) || ICON_NAME.test(name))) return undefined;
+  return readRootFile(webRoot, name);
+}
+
+/** `name` (already checked against the allow-list) from `rootDir`, unless it is missing or a link leading out. */
+async function readRootFile(rootDir: string, name: string): Promise<StaticFile | undefined> {
   const type = TYPES[extname(name).toLowerCase()];
   if (type === undefined) return undefined;
   try {
-    const root = await realpath(resolve(webRoot));
+    const root = await realpath(resolve(rootDir));
     const path = await realpath(join(root, name));
     // A link in the root may not lead anywhere else (its target must be a file of the root itself).
     if (path !== join(root, name) || !(await stat(path)).isFile()) return undefined;

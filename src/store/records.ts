@@ -237,3 +237,12 @@ export interface ApprovalRecord {
   createdAt: string;
   settledAt: string | null;
 }
+
+/** In a fleet, the host that runs a thread, as every host's API shows it (derived from the host registry). */
+export interface ThreadHost {
+  readonly name: string;
+  /** False once its lease has expired: nothing it held (a pending approval, a run) is answered until it is back. */
+  readonly reachable: boolean;
+  /** Its last heartbeat (null: it never registered). */
+  readonly lastSeen: string | null;
+}

@@ -239,7 +239,18 @@ describe('server API: approvals', () => {
     assert.equal(existsSync(join(scratch.cwd, 'notes.txt')), true, 'the allowed command ran');
     const detail = await api(`/api/threads/${threadId}`);
     const call = detail.json.timeline.find((item: any) => item.kind === 'tool_call');
-    assert.deepEqual(call.permission, { via: 'approval', outcome: 'allowed', approvalId, detail: 'allow' });
+    assert.deepEqual(call.permission, {
+      via: 'approval',
+      outcome: 'allowed',
+      approvalId,
+      behavior: 'allow',
+      by: 'user',
+      detail: null,
+      decider: 'owner',
+      channel: 'api',
+      updatedInput: null,
+      interrupt: false,
+    });
     assert.equal((await api('/api/approvals?status=pending')).json.approvals.length, 0);
     assert.equal((await api('/api/approvals?status=bogus')).status, 400);
     socket.close();

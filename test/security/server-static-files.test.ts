@@ -1,11 +1,13 @@
 // The server hands out the UI's own files and nothing else: the files a page loads (.html, .js, .css,
 // icons) at the top of the web root, never configuration (tsconfig.json), dotfiles, other types, or a link
-// that leads out of the root. Every response, errors included, says `X-Content-Type-Options: nosniff`.
+// that leads out of the root; and the shared view module's scripts under /view/, nothing else of its
+// folder. Every response, errors included, says `X-Content-Type-Options: nosniff`.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { createServer } from '../../src/server/index.js';
 import { startServerSession } from '../e2e/helpers/server-session.js';
@@ -66,6 +68,50 @@ describe('static files', () => {
       '/linked.js',
       '/%2e%2e/outside.js',
       '/page.js%00.html',
+    ];
+    for (const path of refused) {
+      const response = await get(`${server.url}${path}`);
+      assert.equal(response.status, 404, path);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', path);
+    }
+  });
+
+  it('serves the shared view module under /view/: its top-level scripts only, with the page headers', async (t) => {
+    const { server } = await startServerSession(t);
+    const page = await get(`${server.url}/app.js`);
+    for (const name of ['timeline.js', 'visible-text.js', 'run-usage.js']) {
+      const response = await fetch(`${server.url}/view/${name}`);
+      assert.equal(response.status, 200, name);
+      assert.equal(response.headers.get('content-type'), 'text/javascript; charset=utf-8', name);
+      assert.equal(
+        await response.text(),
+        readFileSync(fileURLToPath(new URL(`../../src/view/${name}`, import.meta.url)), 'utf8'),
+      );
+      for (const header of [
+        'content-security-policy',
+        'x-content-type-options',
+        'x-frame-options',
+        'cache-control',
+      ])
+        assert.equal(
+          response.headers.get(header),
+          page.headers.get(header),
+          `${name}: ${header} as for web/`,
+        );
+    }
+    const refused = [
+      '/view/',
+      '/view',
+      '/view/timeline.d.ts',
+      '/view/timeline.js.map',
+      '/view/.timeline.js',
+      '/view/../package.json',
+      '/view/%2e%2e/server/static-files.ts',
+      '/view/%2e%2e%2fserver%2fapp.js',
+      '/view/..%2f..%2fpackage.json',
+      '/view/sub/x.js',
+      '/view/timeline.js%00.html',
+      '/view/missing.js',
     ];
     for (const path of refused) {
       const response = await get(`${server.url}${path}`);

@@ -4,11 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-// @ts-expect-error -- a plain ES module of the web UI, typed with JSDoc (checked by `tsc -p web`)
-import { buildTimeline, decidedByWords } from '../../web/timeline.js';
+import { buildTimeline, decidedByWords } from '../../src/view/timeline.js';
 
-type Words = (permission: { decider?: string | null; channel?: string | null }) => string;
-const words = decidedByWords as Words;
+const words = decidedByWords;
 
 describe('who decided, in the thread view', () => {
   it('reads the decider and the channel', () => {

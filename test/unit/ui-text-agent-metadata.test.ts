@@ -5,11 +5,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
-// @ts-expect-error -- a browser module written in JavaScript, with JSDoc types
 import { agentReport, promptForDisplay } from '../../web/agent-text.js';
 
-const report = agentReport as (text: string) => string;
-const prompt = promptForDisplay as (text: string) => string;
+const report = agentReport;
+const prompt = promptForDisplay;
 
 /** The text of every Agent tool result in a recorded transcript. */
 function agentResults(name: string): string[] {

@@ -1,7 +1,7 @@
 // What a notification says, before any format: an approval that waits (with its action links), or one that
 // was settled so receivers can clear the prompt. Agent text is shown as the terminal shows it
-// (terminal-text.ts): control and invisible characters as markers, cut with the cut said up front.
-import { showBlock, terminalSafe } from '../../cli/terminal-text.js';
+// (src/view/visible-text.js): control and invisible characters as markers, cut with the cut said up front.
+import { showBlock, terminalSafe } from '../../view/visible-text.js';
 import type { ApprovalRecord } from '../../supervisor/index.js';
 
 export const PREVIEW_MAX_CHARS = 1000;

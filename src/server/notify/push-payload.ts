@@ -5,7 +5,7 @@
 // installed from; each carries a token for that one approval, that one action and this one device.
 // Approve is offered only when the whole preview fits in the notification: a person approves only what
 // they saw. The "resolved" push has the same tag, so the device replaces the prompt with it.
-import { showBlock, terminalSafe } from '../../cli/terminal-text.js';
+import { showBlock, terminalSafe } from '../../view/visible-text.js';
 import type { WaitingApproval } from './approval-feed.js';
 import { previewSource, type ResolvedNotice } from './notice.js';
 import type { PushShow } from './push-subscriptions.js';

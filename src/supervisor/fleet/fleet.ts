@@ -8,16 +8,10 @@ import { closeoutDrafts } from '../durable/closeout.js';
 import type { StoredEvent } from '../../store/event-types.js';
 import type { HostRecord } from '../../store/postgres/hosts.js';
 import type { PostgresStore } from '../../store/postgres/postgres-store.js';
+import type { ThreadHost } from '../../store/records.js';
 import type { SupervisorCore } from '../core.js';
 
-/** The host that runs a thread, as every host's API shows it. */
-export interface ThreadHost {
-  readonly name: string;
-  /** False once its lease has expired: nothing it held (a pending approval, a run) is answered until it is back. */
-  readonly reachable: boolean;
-  /** Its last heartbeat (null: it never registered). */
-  readonly lastSeen: string | null;
-}
+export type { ThreadHost };
 
 /** Why the runs, approvals and subagents an adopted thread's old owner left are closed out. */
 export const ADOPTION_REASON = 'owner_lost';

@@ -3,9 +3,15 @@
 // tool calls (with their result and how their permission was settled) and subagents. Items are in the order
 // things happened: a subagent's start where it started, its steps as they came, its report where it ended;
 // each stretch of a subagent's steps is led by one header naming it. Pure: the same events always give
-// the same items, so the view can rebuild it after every live event.
+// the same items, so the browser rebuilds it after every live event, and the server's `timeline` (and the
+// supervisor's timeline()) is the same fold of the same events. Events are read loosely (`?? null`,
+// `Array.isArray`): a log holds events recorded by older versions, which lack fields added since.
 
-/** @import { StoredEvent } from './types.js' */
+import { totalsOf, usageSince } from './run-usage.js';
+
+/** @import { StoredEvent } from '../store/event-types.js' */
+/** @import { Totals } from './run-usage.js' */
+/** @typedef {import('./run-usage.js').RunUsage} RunUsage */
 
 /**
  * @typedef {object} Permission
@@ -19,19 +25,6 @@
  * @property {string | null} detail the deny message, the rule, the cancel reason or the failed check
  * @property {Record<string, unknown> | null} [updatedInput] the input as sent, when a person edited or answered it
  * @property {boolean} [interrupt] a deny that also stopped the turn
- */
-
-/**
- * What a run used, from its result: the CLI reports running totals for its process, so a run's share is
- * the difference from the previous result of the same process (a background subagent's work in between
- * counts toward the run whose result follows it).
- * @typedef {object} RunUsage
- * @property {string[]} models the models that did work in the run, busiest first
- * @property {number | null} costUsd
- * @property {number} inputTokens
- * @property {number} outputTokens
- * @property {number} cacheReadTokens
- * @property {number} cacheCreationTokens
  */
 
 /**
@@ -101,7 +94,7 @@ export function buildTimeline(events) {
         key: `tool:${toolUseId}`,
         seq: event.seq,
         at: event.at,
-        runId: event.data.runId ?? null,
+        runId: /** @type {{ runId?: string | null }} */ (event.data).runId ?? null,
         kind: 'tool_call',
         agentId: null,
         toolUseId,
@@ -118,38 +111,38 @@ export function buildTimeline(events) {
   };
 
   for (const event of events) {
-    const { data, seq, at } = event;
+    const { seq, at } = event;
     switch (event.type) {
       case 'run.created': {
         /** @type {RunItem} */
         const item = {
-          key: `run:${data.runId}`,
+          key: `run:${event.data.runId}`,
           seq,
           at,
-          runId: data.runId,
+          runId: event.data.runId,
           kind: 'run',
-          trigger: data.trigger,
-          status: data.status,
+          trigger: event.data.trigger,
+          status: event.data.status,
           reason: null,
           released: false,
           number: runs.size + 1,
           usage: null,
         };
-        runs.set(data.runId, item);
-        generations.set(data.runId, data.generation ?? 0);
+        runs.set(event.data.runId, item);
+        generations.set(event.data.runId, event.data.generation ?? 0);
         items.push(item);
         break;
       }
       case 'run.started':
-        patch(runs.get(data.runId), { status: 'running' });
+        patch(runs.get(event.data.runId), { status: 'running' });
         break;
       case 'run.ended': {
-        const kind = data.origin?.kind;
-        const generation = generations.get(data.runId) ?? 0;
-        const now = totalsOf(data.result);
-        patch(runs.get(data.runId), {
-          status: data.status,
-          reason: data.reason ?? null,
+        const kind = event.data.origin?.kind;
+        const generation = generations.get(event.data.runId) ?? 0;
+        const now = totalsOf(event.data.result);
+        patch(runs.get(event.data.runId), {
+          status: event.data.status,
+          reason: event.data.reason ?? null,
           usage: now === null ? null : usageSince(totals.get(generation), now),
           ...(typeof kind === 'string' ? { trigger: kind } : {}),
         });
@@ -157,129 +150,141 @@ export function buildTimeline(events) {
         break;
       }
       case 'run.released':
-        patch(runs.get(data.runId), { released: true });
+        patch(runs.get(event.data.runId), { released: true });
         break;
       case 'message.user':
-        items.push({ key: `user:${seq}`, seq, at, runId: data.runId, kind: 'user', text: data.text });
-        break;
-      case 'message.assistant':
-        (Array.isArray(data.blocks) ? data.blocks : []).forEach((/** @type {any} */ block, index) => {
-          if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '')
-            items.push({
-              key: `assistant:${seq}:${index}`,
-              seq,
-              at,
-              runId: data.runId,
-              kind: 'assistant',
-              agentId: data.agentId ?? null,
-              text: block.text,
-            });
-          else if (block?.type === 'tool_use')
-            call(event, block.id, {
-              toolName: block.name,
-              input: block.input ?? {},
-              agentId: data.agentId ?? null,
-            });
+        items.push({
+          key: `user:${seq}`,
+          seq,
+          at,
+          runId: event.data.runId,
+          kind: 'user',
+          text: event.data.text,
         });
         break;
+      case 'message.assistant':
+        (Array.isArray(event.data.blocks) ? event.data.blocks : []).forEach(
+          (/** @type {any} */ block, index) => {
+            if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '')
+              items.push({
+                key: `assistant:${seq}:${index}`,
+                seq,
+                at,
+                runId: event.data.runId,
+                kind: 'assistant',
+                agentId: event.data.agentId ?? null,
+                text: block.text,
+              });
+            else if (block?.type === 'tool_use')
+              call(event, block.id, {
+                toolName: block.name,
+                input: block.input ?? {},
+                agentId: event.data.agentId ?? null,
+              });
+          },
+        );
+        break;
       case 'tool.result':
-        call(event, data.toolUseId, { agentId: data.agentId ?? null }).result = {
-          isError: data.isError === true,
-          text: String(data.text ?? ''),
-          truncated: data.truncated === true,
+        call(event, event.data.toolUseId, { agentId: event.data.agentId ?? null }).result = {
+          isError: event.data.isError === true,
+          text: String(event.data.text ?? ''),
+          truncated: event.data.truncated === true,
         };
         break;
       case 'permission.decided':
-        call(event, data.toolUseId, {
-          toolName: data.toolName,
-          input: data.input ?? {},
-          agentId: data.subagentId,
+        call(event, event.data.toolUseId, {
+          toolName: event.data.toolName,
+          input: event.data.input ?? {},
+          agentId: event.data.subagentId,
         }).permission = {
           via: 'policy',
-          outcome: data.behavior === 'allow' ? 'allowed' : 'denied',
+          outcome: event.data.behavior === 'allow' ? 'allowed' : 'denied',
           approvalId: null,
-          behavior: data.behavior,
+          behavior: event.data.behavior,
           by: 'policy',
-          detail: data.rule ?? data.reason ?? null,
+          detail: event.data.rule ?? event.data.reason ?? null,
         };
         break;
       case 'permission.rejected':
-        call(event, data.toolUseId, { toolName: data.toolName, agentId: data.subagentId }).permission = {
+        call(event, event.data.toolUseId, {
+          toolName: event.data.toolName,
+          agentId: event.data.subagentId,
+        }).permission = {
           via: 'rejected',
           outcome: 'denied',
           approvalId: null,
           behavior: 'deny',
           by: 'policy',
-          detail: data.message ?? data.condition ?? null,
+          detail: event.data.message ?? event.data.condition ?? null,
         };
         break;
       case 'approval.requested': {
-        const item = call(event, data.toolUseId, {
-          toolName: data.toolName,
-          input: data.input ?? {},
-          agentId: data.subagentId,
+        const item = call(event, event.data.toolUseId, {
+          toolName: event.data.toolName,
+          input: event.data.input ?? {},
+          agentId: event.data.subagentId,
         });
         item.permission = {
           via: 'approval',
           outcome: 'pending',
-          approvalId: data.approvalId,
+          approvalId: event.data.approvalId,
           behavior: null,
           by: null,
           detail: null,
         };
-        byApproval.set(data.approvalId, item);
+        byApproval.set(event.data.approvalId, item);
         break;
       }
       case 'approval.decided':
       case 'approval.cancelled':
       case 'approval.expired': {
-        const permission = byApproval.get(data.approvalId)?.permission;
+        const permission = byApproval.get(event.data.approvalId)?.permission;
         if (permission === null || permission === undefined) break;
         if (event.type === 'approval.decided') {
-          permission.outcome = data.behavior === 'deny' ? 'denied' : 'allowed';
-          permission.behavior = data.behavior;
-          permission.by = data.by ?? 'user';
-          permission.decider = data.decidedBy?.name ?? null;
-          permission.channel = data.decidedBy?.via ?? null;
-          permission.detail = data.message ?? null;
-          permission.updatedInput = data.updatedInput ?? null;
-          permission.interrupt = data.interrupt === true;
+          permission.outcome = event.data.behavior === 'deny' ? 'denied' : 'allowed';
+          permission.behavior = event.data.behavior;
+          permission.by = event.data.by ?? 'user';
+          permission.decider = event.data.decidedBy?.name ?? null;
+          permission.channel = event.data.decidedBy?.via ?? null;
+          permission.detail = event.data.message ?? null;
+          permission.updatedInput = event.data.updatedInput ?? null;
+          permission.interrupt = event.data.interrupt === true;
         } else {
           permission.outcome = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
-          permission.detail = data.reason ?? null;
+          permission.detail = event.data.reason ?? null;
         }
         break;
       }
       case 'subagent.started': {
         /** @type {SubagentItem} */
         const item = {
-          key: `subagent:${data.subagentId}`,
+          key: `subagent:${event.data.subagentId}`,
           seq,
           at,
-          runId: data.runId,
+          runId: event.data.runId,
           kind: 'subagent',
-          subagentId: data.subagentId,
-          description: data.description ?? null,
+          subagentId: event.data.subagentId,
+          description: event.data.description ?? null,
           status: 'running',
           summary: null,
         };
-        subagents.set(data.subagentId, item);
+        subagents.set(event.data.subagentId, item);
         items.push(item);
         break;
       }
       case 'subagent.ended': {
-        const started = subagents.get(data.subagentId);
-        patch(started, { status: data.status, summary: data.summary ?? null });
+        const started = subagents.get(event.data.subagentId);
+        patch(started, { status: event.data.status, summary: event.data.summary ?? null });
         items.push({
-          key: `subagent-report:${data.subagentId}`,
+          key: `subagent-report:${event.data.subagentId}`,
           seq,
           at,
           runId: started?.runId ?? null,
           kind: 'subagent_report',
-          subagentId: data.subagentId,
+          subagentId: event.data.subagentId,
           description: started?.description ?? null,
-          status: data.status,
-          summary: data.summary ?? null,
+          status: event.data.status,
+          summary: event.data.summary ?? null,
         });
         break;
       }
@@ -317,77 +322,6 @@ function withGroupHeaders(items) {
     out.push(item);
   }
   return out;
-}
-
-/**
- * @typedef {object} Totals the CLI's running totals at one result
- * @property {number | null} costUsd
- * @property {Record<string, { inputTokens: number, outputTokens: number, cacheReadInputTokens: number,
- *   cacheCreationInputTokens: number }>} models
- */
-
-/**
- * @param {any} result a run's recorded result
- * @returns {Totals | null}
- */
-function totalsOf(result) {
-  if (result === null || typeof result !== 'object') return null;
-  const cost = typeof result.totalCostUsd === 'number' ? result.totalCostUsd : null;
-  /** @type {Totals['models']} */
-  const models = {};
-  if (result.modelUsage !== null && typeof result.modelUsage === 'object')
-    for (const [model, u] of Object.entries(result.modelUsage))
-      models[model] = {
-        inputTokens: Number(u?.inputTokens) || 0,
-        outputTokens: Number(u?.outputTokens) || 0,
-        cacheReadInputTokens: Number(u?.cacheReadInputTokens) || 0,
-        cacheCreationInputTokens: Number(u?.cacheCreationInputTokens) || 0,
-      };
-  else if (result.usage !== null && typeof result.usage === 'object')
-    // No per-model totals (older records): the turn's own usage, under no model name.
-    models[''] = {
-      inputTokens: Number(result.usage.inputTokens) || 0,
-      outputTokens: Number(result.usage.outputTokens) || 0,
-      cacheReadInputTokens: Number(result.usage.cacheReadInputTokens) || 0,
-      cacheCreationInputTokens: Number(result.usage.cacheCreationInputTokens) || 0,
-    };
-  if (cost === null && Object.keys(models).length === 0) return null;
-  return { costUsd: cost, models };
-}
-
-/**
- * @param {Totals | undefined} before the same process's previous result, if any
- * @param {Totals} now
- * @returns {RunUsage}
- */
-function usageSince(before, now) {
-  /** @type {RunUsage} */
-  const usage = {
-    models: [],
-    costUsd: now.costUsd === null ? null : Math.max(0, now.costUsd - (before?.costUsd ?? 0)),
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheCreationTokens: 0,
-  };
-  /** @type {[string, number][]} */
-  const busy = [];
-  for (const [model, u] of Object.entries(now.models)) {
-    const b = before?.models[model];
-    const d = {
-      input: Math.max(0, u.inputTokens - (b?.inputTokens ?? 0)),
-      output: Math.max(0, u.outputTokens - (b?.outputTokens ?? 0)),
-      cacheRead: Math.max(0, u.cacheReadInputTokens - (b?.cacheReadInputTokens ?? 0)),
-      cacheCreation: Math.max(0, u.cacheCreationInputTokens - (b?.cacheCreationInputTokens ?? 0)),
-    };
-    usage.inputTokens += d.input;
-    usage.outputTokens += d.output;
-    usage.cacheReadTokens += d.cacheRead;
-    usage.cacheCreationTokens += d.cacheCreation;
-    if (model !== '' && d.input + d.output + d.cacheRead + d.cacheCreation > 0) busy.push([model, d.output]);
-  }
-  usage.models = busy.sort((a, b) => b[1] - a[1]).map(([model]) => model);
-  return usage;
 }
 
 /**
