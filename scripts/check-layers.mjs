@@ -15,12 +15,12 @@ import ts from 'typescript';
  */
 export const LAYERS = [
   ['protocol', 'constants.ts', 'sdk-tools.ts'],
-  ['view'],
   ['transport'],
   ['control'],
   ['sessions'],
   ['session', 'index.ts'],
   ['store'],
+  ['view'],
   ['policy'],
   ['supervisor'],
   ['server'],
@@ -29,7 +29,8 @@ export const LAYERS = [
 ];
 
 const SOURCE = /\.(ts|mts|js|mjs)$/;
-const JSDOC_IMPORT = /import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const JSDOC_IMPORT =
+  /import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|@import\s[^*]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** The rank of the room a path of src/ (relative, with `/`) belongs to, or undefined for none. */
 function rankOf(path, layers) {
@@ -51,7 +52,7 @@ function sourceFiles(dir) {
 /** The relative specifiers a file imports, type-only and dynamic ones included. */
 function specifiers(path, text) {
   const found = ts.preProcessFile(text, true, true).importedFiles.map((entry) => entry.fileName);
-  if (/\.m?js$/.test(path)) for (const match of text.matchAll(JSDOC_IMPORT)) found.push(match[1]);
+  if (/\.m?js$/.test(path)) for (const match of text.matchAll(JSDOC_IMPORT)) found.push(match[1] ?? match[2]);
   return found.filter((spec) => spec.startsWith('./') || spec.startsWith('../'));
 }
 

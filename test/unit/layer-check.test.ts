@@ -1,12 +1,13 @@
 // The layer check of `npm run check` (scripts/check-layers.mjs): it finds an import against the order, a
-// type-only cycle, an import of a missing file and a folder in no layer, each in a small tree made here.
+// type-only cycle, an import of a missing file and a folder in no layer, each in a small tree made here; and
+// src/ itself keeps the order.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
-// @ts-expect-error -- a plain .mjs script without declarations
 import { checkLayers } from '../../scripts/check-layers.mjs';
 
 const check = checkLayers as (srcDir: string, layers?: string[][]) => string[];
@@ -38,14 +39,16 @@ test('an import of a higher layer is named with both files and both layers', () 
   ]);
 });
 
-test('a type-only cycle inside one layer, a dynamic import and a JSDoc type import are seen', () => {
+test('a type-only cycle inside one layer, a dynamic import and JSDoc type imports are seen', () => {
   const src = tree('cycle', {
     'store/a.ts': "import type { B } from './b.js';\nexport type A = B;\n",
     'store/b.ts': "export type B = number;\nexport const load = () => import('./c.js');\n",
     'store/c.ts': "export type { A } from './a.js';\n",
     'protocol/view.js': "/** @typedef {import('../store/a.js').A} A */\nexport {};\n",
+    'protocol/fold.js': "/** @import { B } from '../store/b.js' */\nexport {};\n",
   });
   assert.deepEqual(check(src, LAYERS), [
+    'src/protocol/fold.js: imports src/store/b.ts, but protocol (layer 1) may not import store (layer 2)',
     'src/protocol/view.js: imports src/store/a.ts, but protocol (layer 1) may not import store (layer 2)',
     'cycle: src/store/a.ts -> src/store/b.ts -> src/store/c.ts -> src/store/a.ts',
   ]);
@@ -59,4 +62,8 @@ test('a folder in no layer and an import of a missing file fail', () => {
     "src/settings/types.ts: imports '../store/missing.js', which is no file",
     'src/settings: in no layer (add it to LAYERS in scripts/check-layers.mjs)',
   ]);
+});
+test("Warden's own src/ keeps the layer order and has no cycles", () => {
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
+  assert.deepEqual(check(src), []);
 });
