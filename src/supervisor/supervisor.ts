@@ -1,8 +1,6 @@
 // The Supervisor: threads → runs → subagents → approvals over the CLI, with policies, an append-only
 // event log and projections in SQLite. The public surface is here; the work is done by ThreadRuntime
 // (one live CLI process per thread), LiveSession (what its frames mean) and the permission gate.
-import { join } from 'node:path';
-
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { recoverAfterCrash, type RecoverySummary } from '../store/closeout.js';
@@ -30,13 +28,12 @@ import type {
   ThreadRecord,
 } from '../store/records.js';
 import { describeFix, securePrivateDir } from '../store/private-dir.js';
-import { SqliteStore } from '../store/sqlite-store.js';
-import { PostgresStore } from '../store/postgres/postgres-store.js';
-import { isPostgresUrl } from '../store/postgres/url.js';
+import { isPostgresUrl } from '../store/store-target.js';
 import type { Store } from '../store/store.js';
-import type { HostRecord } from '../store/postgres/hosts.js';
+import type { HostRecord } from '../store/host-registry.js';
 import { SupervisorCore } from './core.js';
-import { FleetMembership, type ThreadHost } from './fleet/fleet.js';
+import type { FleetMembership, ThreadHost } from './fleet/fleet.js';
+import { openHostStore } from './fleet/host-store.js';
 import { placeThread } from './fleet/placement.js';
 import { RemoteCommands, type CommandRequest, type ForwardedCommand } from './fleet/remote-commands.js';
 import { eventStream, visiblePart } from './event-stream.js';
@@ -57,7 +54,7 @@ import { planStart, verdictForPerson } from './person-tools.js';
 import { titleFromPrompt } from './thread-title.js';
 import { validateDecision, validateId, validateNewThread, validateText, validateTitle } from './validate.js';
 
-export const DATABASE_FILE = 'warden.db';
+export { DATABASE_FILE } from '../store/open-store.js';
 /** How soon a deadline the store could not record is applied again. */
 const DEADLINE_RETRY_MS = 1000;
 
@@ -107,15 +104,8 @@ export class Supervisor {
     return attempt(async () => {
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
-      const store =
-        storeUrl === undefined
-          ? SqliteStore.open(join(dataDir, DATABASE_FILE))
-          : PostgresStore.open(storeUrl, host === undefined ? { exclusive: true } : { host });
       // One host of a fleet: it recovers, re-attaches and runs only the threads it owns (fleet.ts).
-      const fleet =
-        host !== undefined && store instanceof PostgresStore
-          ? new FleetMembership(store, host.name)
-          : undefined;
+      const { store, fleet } = openHostStore(storeUrl ?? dataDir, host);
       const owned = (threadId: string) => fleet?.owns(threadId) ?? true;
       try {
         // First the processes an earlier host left (the store holds the lock, so no live host owns them):
@@ -144,7 +134,7 @@ export class Supervisor {
           onWarning,
           query: query ?? sdkQuery,
           // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
-          sessionStore: store instanceof PostgresStore ? store.transcriptStore() : undefined,
+          sessionStore: store.hosts()?.transcriptStore(),
         });
         const supervisor = new Supervisor(core, recovered, fleet);
         for (const [threadId, cli] of attachable) {
@@ -184,9 +174,9 @@ export class Supervisor {
     this.#core = core;
     this.#fleet = fleet;
     this.#remote =
-      fleet === undefined || !(core.store instanceof PostgresStore)
+      fleet === undefined
         ? undefined
-        : new RemoteCommands(core, fleet, core.store, (request) => this.#runRequested(request));
+        : new RemoteCommands(core, fleet, (request) => this.#runRequested(request));
     this.recovered = recovered;
     this.reattached = new Promise((resolve) => (this.#reattachedNow = resolve));
     core.committedListeners.push((events) => this.#deadlines.onCommitted(events));

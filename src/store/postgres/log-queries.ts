@@ -74,6 +74,11 @@ export function eventsAfter(after: number, limit: number | null, threadId?: stri
   };
 }
 
+/** Who wrote the event at `seq`, and where it went: to tell whether a write whose answer was lost landed. */
+export function writtenAt(seq: number): Statement {
+  return { sql: 'SELECT thread_id, thread_seq, at, host FROM warden_events WHERE seq = $1', params: [seq] };
+}
+
 /** The spool offsets of the threads the next `limit` events after `after` belong to. */
 export function offsetsFor(after: number, limit: number | null): Statement {
   return {
