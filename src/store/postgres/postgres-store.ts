@@ -16,7 +16,6 @@ import { checkCommitInput } from '../commit-input.js';
 import type { EventDraft, StoredEvent } from '../event-types.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from '../records.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from '../store.js';
-import { describeServer } from '../store-target.js';
 import { Durability } from './durability.js';
 import {
   appendBatch,
@@ -32,25 +31,22 @@ import {
   lockHeadAsync,
   offsetsFor,
   offsetsOf,
+  isWrittenAs,
   writtenAt,
 } from './log-queries.js';
 import { PostgresHostRegistry } from './postgres-host-registry.js';
 import { Replica, type PreparedCommit } from './replica.js';
-import { registerHost } from './hosts.js';
-import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
 import type { Statement } from './protocol.js';
-import { checkHost, positive, type PostgresStoreOptions } from './store-options.js';
+import { connect, openFailure, type Connection, type PostgresStoreOptions } from './connect.js';
 import { SyncChannel } from './sync-channel.js';
 import type { RunStatements } from './transcript-store.js';
 
-export type { PostgresStoreOptions } from './store-options.js';
+export type { PostgresStoreOptions } from './connect.js';
 
 const DEFAULT_EVENT_PAGE = 500;
 /** The most commits written at once (#openBatch): the head is held no longer than they take. */
 const BATCH_COMMITS = 32;
 const FOLD_PAGE = 5000;
-/** Starting the worker (loading the driver; under tsx, compiling it) before the first answer. */
-const STARTUP_MARGIN_MS = 15_000;
 
 /** The store of this process whose batch is open, if any (see PostgresStore's #openBatch). */
 const openBatch: { holder: PostgresStore | undefined } = { holder: undefined };
@@ -63,37 +59,10 @@ export class PostgresStore implements Store {
 
   /** Connects, brings the server's schema up to date and folds the log into a fresh replica. */
   static open(url: string, options: PostgresStoreOptions = {}): PostgresStore {
-    if (typeof url !== 'string' || url === '') throw new TypeError('url must be a non-empty string');
-    const where = describeServer(url);
-    const connectTimeoutMs = positive(options.connectTimeoutMs, 5000, 'connectTimeoutMs');
-    const statementTimeoutMs = positive(options.statementTimeoutMs, 10_000, 'statementTimeoutMs');
-    const host = checkHost(options.host);
-    if (host !== undefined && options.exclusive === true)
-      throw new TypeError('options.host and options.exclusive exclude each other');
     let onNotice: () => void = () => undefined;
-    const channel = new SyncChannel(
-      {
-        url,
-        where,
-        connectTimeoutMs,
-        statementTimeoutMs,
-        exclusiveLockKey:
-          host !== undefined
-            ? namedHostLockKey(host.name)
-            : options.exclusive === true
-              ? HOST_LOCK_KEY
-              : null,
-        sharedLockKey: host === undefined ? null : HOST_LOCK_KEY,
-      },
-      connectTimeoutMs + statementTimeoutMs + 2000,
-      host === undefined ? undefined : { name: `warden-listen:${host.name}`, onNotice: () => onNotice() },
-    );
+    const { channel, where, host } = connect(url, options, () => onNotice());
     let store: PostgresStore | undefined;
     try {
-      // The first request also waits for the worker to start.
-      channel.exec('none', [{ sql: 'SELECT 1' }], { timeoutMs: connectTimeoutMs + STARTUP_MARGIN_MS });
-      migratePostgres(channel);
-      if (host !== undefined) channel.exec('none', [registerHost(host)]);
       store = new PostgresStore(channel, where, host);
       store.#foldAll();
       const opened = store;
@@ -102,8 +71,7 @@ export class PostgresStore implements Store {
     } catch (error) {
       store?.close();
       channel.close();
-      if (error instanceof WardenError) throw error;
-      throw new StoreError(`Could not open the store at ${where}`, { cause: error });
+      throw openFailure(error, where);
     }
   }
 
@@ -111,7 +79,7 @@ export class PostgresStore implements Store {
   readonly #registry: PostgresHostRegistry;
   readonly #durability: Durability;
 
-  private constructor(channel: SyncChannel, where: string, host: ReturnType<typeof checkHost>) {
+  private constructor(channel: SyncChannel, where: string, host: Connection['host']) {
     this.#channel = channel;
     this.where = where;
     this.#hostName = host?.name ?? null;
@@ -189,18 +157,9 @@ export class PostgresStore implements Store {
     check: (inTransaction: RunStatements) => void,
   ): StoredEvent[] {
     this.#flush();
-    const after = this.#replica.seq;
-    // The head locked; what other hosts appended since this replica's last event comes with it.
-    const [head, events, audit, offsets] = this.#channel.exec(
-      'begin',
-      [lockHead, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
-      { unlessFirstSeq: after },
-    );
+    this.#lockHeadAndFold(lockHead);
     let committed = false;
     try {
-      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
-      this.#registry.noteRows(events, this.#replica.seq);
-      this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
       check((statements) => this.#channel.exec('continue', statements));
       const stored = this.#replica.commit(threadId, drafts, spoolOffset, (prepared) => {
         this.#channel.exec('commit', appendStatements(prepared, this.#hostName));
@@ -245,20 +204,7 @@ export class PostgresStore implements Store {
   #openBatch(): { readonly head: number; readonly commits: PreparedCommit[] } {
     if (this.#batch !== undefined) return this.#batch;
     this.#yieldBatch();
-    const after = this.#replica.seq;
-    const [head, events, audit, offsets] = this.#channel.exec(
-      'begin',
-      [lockHeadAsync, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
-      { unlessFirstSeq: after },
-    );
-    try {
-      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
-      this.#registry.noteRows(events, this.#replica.seq);
-      this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
-    } catch (error) {
-      this.#channel.rollback();
-      throw error;
-    }
+    this.#lockHeadAndFold(lockHeadAsync);
     const batch = { head: this.#replica.seq, commits: [] };
     this.#batch = batch;
     openBatch.holder = this;
@@ -270,6 +216,27 @@ export class PostgresStore implements Store {
       }
     });
     return batch;
+  }
+
+  /**
+   * Begins a transaction that takes the log head with `lock`; what other hosts appended since this
+   * replica's last event comes with it and is folded in. Rolled back if that fails.
+   */
+  #lockHeadAndFold(lock: Statement): void {
+    const after = this.#replica.seq;
+    const [head, events, audit, offsets] = this.#channel.exec(
+      'begin',
+      [lock, eventsAfter(after, null), lastAudit, offsetsFor(after, null)],
+      { unlessFirstSeq: after },
+    );
+    try {
+      this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
+      this.#registry.noteRows(events, this.#replica.seq);
+      this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
+    } catch (error) {
+      this.#channel.rollback();
+      throw error;
+    }
   }
 
   /** Writes another store's open batch (see #openBatch) before this one sends anything. */
@@ -373,15 +340,7 @@ export class PostgresStore implements Store {
   #wrote(prepared: PreparedCommit): boolean {
     const first = prepared.events[0];
     if (first === undefined) return false;
-    const [rows] = this.#channel.exec('none', [writtenAt(first.seq)]);
-    const row = rows?.[0];
-    return (
-      row !== undefined &&
-      row.thread_id === first.threadId &&
-      Number(row.thread_seq) === first.threadSeq &&
-      row.at === first.at &&
-      (row.host ?? null) === this.#hostName
-    );
+    return isWrittenAs(this.#channel.exec('none', [writtenAt(first.seq)])[0]?.[0], first, this.#hostName);
   }
 
   /**
@@ -404,43 +363,35 @@ export class PostgresStore implements Store {
   }
 
   getThread(id: string): ThreadRecord | undefined {
-    this.#refresh();
-    return this.#replica.reads.getThread(id);
+    return this.#reads().getThread(id);
   }
 
   listThreads(): ThreadRecord[] {
-    this.#refresh();
-    return this.#replica.reads.listThreads();
+    return this.#reads().listThreads();
   }
 
   getRun(id: string): RunRecord | undefined {
-    this.#refresh();
-    return this.#replica.reads.getRun(id);
+    return this.#reads().getRun(id);
   }
 
   listRuns(threadId: string): RunRecord[] {
-    this.#refresh();
-    return this.#replica.reads.listRuns(threadId);
+    return this.#reads().listRuns(threadId);
   }
 
   getSubagent(id: string): SubagentRecord | undefined {
-    this.#refresh();
-    return this.#replica.reads.getSubagent(id);
+    return this.#reads().getSubagent(id);
   }
 
   listSubagents(threadId: string): SubagentRecord[] {
-    this.#refresh();
-    return this.#replica.reads.listSubagents(threadId);
+    return this.#reads().listSubagents(threadId);
   }
 
   getApproval(id: string): ApprovalRecord | undefined {
-    this.#refresh();
-    return this.#replica.reads.getApproval(id);
+    return this.#reads().getApproval(id);
   }
 
   listApprovals(filter: ApprovalFilter = {}): ApprovalRecord[] {
-    this.#refresh();
-    return this.#replica.reads.listApprovals(filter);
+    return this.#reads().listApprovals(filter);
   }
 
   /** Straight from the log in Postgres: every host's events, committed ones only. */
@@ -484,6 +435,12 @@ export class PostgresStore implements Store {
   #exec(statements: Statement[]): Record<string, unknown>[][] {
     this.#flush();
     return this.#channel.exec('none', statements);
+  }
+
+  /** The replica's projections, with what other hosts appended since its last event folded in. */
+  #reads(): Replica['reads'] {
+    this.#refresh();
+    return this.#replica.reads;
   }
 
   /** Folds what other hosts appended since the replica's last event; returns the head's seq. */
