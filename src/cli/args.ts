@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../server/notify/formats.js';
 import { isHttpUrl, isPushSubject } from '../server/notify/notify-options.js';
-import { HOST_NAME_RULE, isHostName, isPostgresUrl } from '../store/postgres/url.js';
+import { HOST_NAME_RULE, isHostName, isPostgresUrl } from '../store/store-target.js';
 import { THREAD_MODES, type ThreadMode } from '../store/records.js';
 import { parseDuration } from './duration.js';
 

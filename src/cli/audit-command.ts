@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { readAuditReadOnly } from '../store/audit-read.js';
-import { readPostgresAudit } from '../store/postgres/read-only.js';
-import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
+import { readPostgresAudit } from '../store/read-only.js';
+import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { csvHeader, csvLine, jsonlLine, type AuditFormat } from '../server/audit-export.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';

@@ -1,10 +1,9 @@
 // `warden hosts`: the hosts of a fleet sharing a PostgreSQL store, read straight from the database (no
 // server needed, nothing written): each one's lease (live, or expired and since when), the CLIs it ran at
 // its last heartbeat, its capacity and workspace roots.
-import pg from 'pg';
-
-import { hostsOfRows, listHostsStatement, type HostRecord } from '../store/postgres/hosts.js';
-import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
+import type { HostRecord } from '../store/host-registry.js';
+import { readPostgresHosts } from '../store/read-only.js';
+import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import type { Command } from './args.js';
 
 export async function hostsCommand(command: Extract<Command, { name: 'hosts' }>): Promise<number> {
@@ -13,23 +12,13 @@ export async function hostsCommand(command: Extract<Command, { name: 'hosts' }>)
     process.stderr.write('warden: warden hosts needs --store postgres://… (or WARDEN_STORE_URL)\n');
     return 2;
   }
-  const client = new pg.Client({ connectionString: store, connectionTimeoutMillis: 5000 });
   let hosts: HostRecord[];
   try {
-    await client.connect();
-    const { rows } = await client.query<{ found: string | null }>(
-      "SELECT to_regclass('warden_hosts')::text AS found",
-    );
-    hosts =
-      rows[0]?.found === null || rows[0]?.found === undefined
-        ? []
-        : hostsOfRows((await client.query(listHostsStatement.sql)).rows as Record<string, unknown>[]);
+    hosts = await readPostgresHosts(store);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`warden: cannot read the hosts at ${describeServer(store)}: ${message}\n`);
     return 1;
-  } finally {
-    await client.end().catch(() => undefined);
   }
   if (command.json === true) {
     process.stdout.write(`${JSON.stringify({ hosts }, null, 2)}\n`);

@@ -1,7 +1,7 @@
 // `warden serve`: the Supervisor, the HTTP/WebSocket API and the web UI in one process, until Ctrl-C. The
 // agents get this process's environment (with ANTHROPIC_API_KEY set, the CLI talks to the real API).
 import { createServer } from '../server/index.js';
-import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
+import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { Supervisor } from '../supervisor/index.js';
 import type { Command } from './args.js';
 import { defaultDataDir, storeHint } from './data-dir.js';

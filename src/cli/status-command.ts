@@ -9,10 +9,9 @@
 import { join } from 'node:path';
 
 import type { CliProcess, ThreadRecord } from '../store/records.js';
-import { readStoreSnapshot, type ThreadSummary } from '../store/read-only.js';
-import type { HostRecord } from '../store/postgres/hosts.js';
-import { readPostgresSnapshot } from '../store/postgres/read-only.js';
-import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
+import type { HostRecord } from '../store/host-registry.js';
+import { readPostgresSnapshot, readStoreSnapshot, type ThreadSummary } from '../store/read-only.js';
+import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
 import { isAlive } from '../transport/exit-watch.js';

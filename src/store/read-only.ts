@@ -2,18 +2,25 @@
 // directory or stand in the way of a host starting. A read-only connection, no migrations, no lock held
 // past the read. While a host has the database open it holds SQLite's exclusive lock (WAL without shared
 // memory), so nothing else can read it at all: that is reported as `held`, and the caller asks the host.
+// A PostgreSQL store's read-only readers live with its backend (postgres/read-only.ts); callers outside
+// store/ reach them here.
 import { existsSync } from 'node:fs';
 
 import Database from 'better-sqlite3';
 
 import { StoreError } from '../protocol/errors.js';
-import type { ThreadRecord } from './records.js';
+import type { ThreadSummary } from './records.js';
 import { threadFromRow, type Row } from './rows.js';
 
-export interface ThreadSummary {
-  readonly thread: ThreadRecord;
-  readonly pendingApprovals: number;
-}
+export {
+  readPostgresAudit,
+  readPostgresHosts,
+  readPostgresSnapshot,
+  type FleetThreadSummary,
+  type PostgresAuditRead,
+  type PostgresSnapshot,
+} from './postgres/read-only.js';
+export type { ThreadSummary } from './records.js';
 
 export type StoreSnapshot =
   | { readonly state: 'missing' }

@@ -246,3 +246,9 @@ export interface ThreadHost {
   /** Its last heartbeat (null: it never registered). */
   readonly lastSeen: string | null;
 }
+
+/** A thread as a read-only reader lists it (`warden status`): with how many approvals wait on it. */
+export interface ThreadSummary {
+  readonly thread: ThreadRecord;
+  readonly pendingApprovals: number;
+}

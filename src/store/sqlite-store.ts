@@ -225,6 +225,11 @@ export class SqliteStore implements Store {
     this.#barrier?.noteCommit();
   }
 
+  /** None: a SQLite file serves one host alone. */
+  hosts(): undefined {
+    return undefined;
+  }
+
   close(): void {
     if (!this.#db.open) return;
     this.#barrier?.close();

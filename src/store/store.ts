@@ -4,6 +4,7 @@
 import type { AuditRow } from './audit-chain.js';
 import type { AuditQuery } from './audit-log.js';
 import type { EventDraft, StoredEvent } from './event-types.js';
+import type { HostRegistry } from './host-registry.js';
 import type { ApprovalRecord, ApprovalStatus, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 
 export interface ApprovalFilter {
@@ -61,6 +62,12 @@ export interface Store {
   readAudit(query?: AuditQuery): AuditRow[];
   /** The global sequence number of the last event (0 when the log is empty). */
   lastSeq(): number;
+
+  /**
+   * The registry of the hosts that share this store (host-registry.ts), for a store that can be shared
+   * (PostgreSQL); undefined for one that serves one host alone (SQLite).
+   */
+  hosts(): HostRegistry | undefined;
 
   close(): void;
 }

@@ -2,8 +2,6 @@
 // event log and projections in SQLite (or a fleet's PostgreSQL). The public surface is here, and only
 // that: runtime/ runs the threads (one live CLI each) and their commands, approvals/ decides, durable/
 // recovers what an earlier host left and lets go at close, fleet/ shares the threads between hosts.
-import { join } from 'node:path';
-
 import { StoreError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
@@ -16,17 +14,16 @@ import type {
   ThreadRecord,
 } from '../store/records.js';
 import { describeFix, securePrivateDir } from '../store/private-dir.js';
-import { SqliteStore } from '../store/sqlite-store.js';
-import { PostgresStore } from '../store/postgres/postgres-store.js';
-import { isPostgresUrl } from '../store/postgres/url.js';
-import type { HostRecord } from '../store/postgres/hosts.js';
+import { isPostgresUrl } from '../store/store-target.js';
+import type { HostRecord } from '../store/host-registry.js';
 import type { BatchResult, BatchSelection } from './approvals/batch.js';
 import { Decider } from './approvals/decider.js';
 import { SupervisorCore, attempt } from './core.js';
 import { reattach, recoverLeftovers, type HostRestart, type Recovered } from './durable/host-restart.js';
 import { shutDown } from './durable/shutdown.js';
 import { followLog, readPage, threadEvents } from './event-stream.js';
-import { FleetMembership, type ThreadHost } from './fleet/fleet.js';
+import type { FleetMembership, ThreadHost } from './fleet/fleet.js';
+import { openHostStore } from './fleet/host-store.js';
 import { RemoteCommands } from './fleet/remote-commands.js';
 import { ThreadCommands } from './runtime/thread-commands.js';
 import { Threads } from './runtime/threads.js';
@@ -42,7 +39,7 @@ import type {
 } from './types.js';
 import { validateOpenOptions } from './validate.js';
 
-export const DATABASE_FILE = 'warden.db';
+export { DATABASE_FILE } from '../store/open-store.js';
 
 export class Supervisor {
   readonly #core: SupervisorCore;
@@ -80,15 +77,8 @@ export class Supervisor {
     return attempt(async () => {
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
-      const store =
-        storeUrl === undefined
-          ? SqliteStore.open(join(dataDir, DATABASE_FILE))
-          : PostgresStore.open(storeUrl, host === undefined ? { exclusive: true } : { host });
       // One host of a fleet: it recovers, re-attaches and runs only the threads it owns (fleet.ts).
-      const fleet =
-        host !== undefined && store instanceof PostgresStore
-          ? new FleetMembership(store, host.name)
-          : undefined;
+      const { store, fleet } = openHostStore(storeUrl ?? dataDir, host);
       const owned = (threadId: string) => fleet?.owns(threadId) ?? true;
       try {
         const restart = await recoverLeftovers(store, { dataDir, detached, owned });
@@ -101,7 +91,7 @@ export class Supervisor {
           onWarning,
           query: query ?? sdkQuery,
           // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
-          sessionStore: store instanceof PostgresStore ? store.transcriptStore() : undefined,
+          sessionStore: store.hosts()?.transcriptStore(),
         });
         const supervisor = new Supervisor(core, restart, fleet);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
@@ -127,9 +117,9 @@ export class Supervisor {
     this.#core = core;
     this.#fleet = fleet;
     this.#remote =
-      fleet === undefined || !(core.store instanceof PostgresStore)
+      fleet === undefined
         ? undefined
-        : new RemoteCommands(core, fleet, core.store, (request) => this.#commands.runRequested(request));
+        : new RemoteCommands(core, fleet, (request) => this.#commands.runRequested(request));
     this.#threads = new Threads(core);
     this.#decider = new Decider(core, this.#threads, fleet);
     this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote);

@@ -3,7 +3,7 @@ import type { WardenError } from '../protocol/errors.js';
 import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
 import type { Options } from '../session/options.js';
 import type { StoredEvent } from '../store/event-types.js';
-import type { FleetHostOptions } from '../store/postgres/postgres-store.js';
+import type { FleetHostOptions } from '../store/host-registry.js';
 import type {
   ApprovalRecord,
   DecidedBy,

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 
 import pg from 'pg';
 
+import { createDatabaseSql, dropDatabaseSql } from '../store/postgres/databases.js';
 import { reapWhenGone } from './cluster-reaper.js';
 
 const run = promisify(execFile);
@@ -33,7 +34,7 @@ export interface PostgresCluster {
   url(database?: string): string;
   /** Creates a database with a unique name; returns its URL. */
   createDatabase(): Promise<string>;
-  /** Runs one statement as the superuser (e.g. `SELECT pg_terminate_backend(pid) ...`). */
+  /** Runs one statement as the superuser (e.g. one that terminates the backends of a database). */
   sql(text: string, params?: unknown[], database?: string): Promise<Record<string, unknown>[]>;
   /** Whether restart() can be used (false on a server given by WARDEN_TEST_PG_URL). */
   readonly restartable: boolean;
@@ -110,14 +111,14 @@ function databaseTracker(url: (database?: string) => string) {
   return {
     async create(): Promise<string> {
       const name = databaseName();
-      await query(url(), `CREATE DATABASE ${name}`);
+      await query(url(), createDatabaseSql(name));
       created.push(name);
       return url(name);
     },
     names: (): readonly string[] => created,
     async dropAll(): Promise<void> {
       for (const name of created.splice(0)) {
-        await query(url(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+        await query(url(), dropDatabaseSql(name)).catch(() => undefined);
       }
     },
   };
@@ -133,14 +134,14 @@ function dropAtExit(url: string, names: readonly string[]): void {
     const { default: pg } = await import(process.env.PG_MODULE);
     const client = new pg.Client({ connectionString: process.env.PG_URL, connectionTimeoutMillis: 5000 });
     await client.connect();
-    for (const name of JSON.parse(process.env.PG_NAMES)) await client.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)').catch(() => {});
+    for (const statement of JSON.parse(process.env.PG_DROPS)) await client.query(statement).catch(() => {});
     await client.end();`;
   spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     env: {
       PATH: process.env.PATH,
       PG_MODULE: import.meta.resolve('pg'),
       PG_URL: url,
-      PG_NAMES: JSON.stringify(names),
+      PG_DROPS: JSON.stringify(names.map(dropDatabaseSql)),
     },
     stdio: 'ignore',
     timeout: 15_000,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
-import type { FleetHostOptions } from '../../src/store/postgres/postgres-store.js';
+import type { FleetHostOptions } from '../../src/store/host-registry.js';
 import { createServer } from '../../src/server/index.js';
 import { Supervisor, type RunRecord } from '../../src/supervisor/index.js';
 import {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
 import { ConflictError } from '../../src/index.js';
-import type { FleetHostOptions } from '../../src/store/postgres/postgres-store.js';
+import type { FleetHostOptions } from '../../src/store/host-registry.js';
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import {
   createScratch,

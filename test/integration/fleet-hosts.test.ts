@@ -42,7 +42,7 @@ describe(
       t.after(() => a.close());
       const b = PostgresStore.open(url, { host: { name: 'host-b' } });
       t.after(() => b.close());
-      const hosts = a.listHosts();
+      const hosts = a.hosts().listHosts();
       assert.deepEqual(
         hosts.map((h) => [h.name, h.live, h.capacity, h.roots, h.pid]),
         [
@@ -68,14 +68,23 @@ describe(
       // Closing ends the lease at once; the name is free again.
       b.close();
       assert.deepEqual(
-        a.listHosts().map((h) => [h.name, h.live]),
+        a
+          .hosts()
+          .listHosts()
+          .map((h) => [h.name, h.live]),
         [
           ['host-a', true],
           ['host-b', false],
         ],
       );
       const again = PostgresStore.open(url, { host: { name: 'host-b' } });
-      assert.equal(again.listHosts().find((h) => h.name === 'host-b')?.live, true);
+      assert.equal(
+        again
+          .hosts()
+          .listHosts()
+          .find((h) => h.name === 'host-b')?.live,
+        true,
+      );
       again.close();
       a.close();
       const alone = PostgresStore.open(url, { exclusive: true });
@@ -97,7 +106,7 @@ describe(
       t.after(() => clearInterval(alive));
       const seen: StoredEvent[] = [];
       let wake: (() => void) | undefined;
-      b.follow((events) => {
+      b.hosts().follow((events) => {
         seen.push(...events);
         wake?.();
       });
@@ -114,9 +123,9 @@ describe(
         seen.map((e) => e.seq),
         [1, ...Array.from({ length: 20 }, (_, i) => i + 3)],
       );
-      assert.equal(a.ownerOf('t2'), 'host-b');
-      assert.equal(b.ownerOf('t1'), 'host-a');
-      assert.equal(b.ownerOf('nope'), undefined);
+      assert.equal(a.hosts().ownerOf('t2'), 'host-b');
+      assert.equal(b.hosts().ownerOf('t1'), 'host-a');
+      assert.equal(b.hosts().ownerOf('nope'), undefined);
     });
 
     it('delivery: by notification, and by the sweep while the listener is down (measured)', async (t) => {
@@ -131,7 +140,7 @@ describe(
       const alive = setInterval(() => undefined, 1000);
       t.after(() => clearInterval(alive));
       let arrived: ((at: number) => void) | undefined;
-      b.follow(() => arrived?.(performance.now()));
+      b.hosts().follow(() => arrived?.(performance.now()));
       a.commit('t1', [created]);
       const delivery = async (): Promise<number> => {
         const at = new Promise<number>((resolve) => (arrived = resolve));

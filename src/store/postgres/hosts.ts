@@ -1,31 +1,8 @@
 // The hosts of a fleet in PostgreSQL: each registers under its name (what it can run: capacity, workspace
 // roots) and keeps a lease by heartbeat. A host whose last heartbeat is older than its lease is taken to
 // be gone. The server's clock decides (now()), so hosts with skewed clocks still agree.
+import type { HostRecord } from '../host-registry.js';
 import type { Statement } from './protocol.js';
-
-/** A host as the fleet sees it. */
-export interface HostRecord {
-  readonly name: string;
-  /** The most CLIs it runs at once (null: no limit given). */
-  readonly capacity: number | null;
-  /** The directories its threads' cwd may lie under (empty: anywhere). */
-  readonly roots: readonly string[];
-  readonly pid: number;
-  readonly startedAt: string;
-  readonly heartbeatAt: string;
-  readonly leaseMs: number;
-  /** How long ago its last heartbeat was, by the server's clock. */
-  readonly msSinceHeartbeat: number;
-  /** Whether its lease still runs (its last heartbeat is younger than leaseMs). */
-  readonly live: boolean;
-  /** CLIs it ran at its last heartbeat. */
-  readonly liveClis: number;
-  /**
-   * Threads placed on it since its last heartbeat (reservePlacement): they count toward its capacity until
-   * its next heartbeat reports the CLIs it runs then.
-   */
-  readonly placed: number;
-}
 
 export interface HostRegistration {
   readonly name: string;
@@ -78,6 +55,18 @@ export function releaseHost(name: string): Statement {
   return {
     sql: `UPDATE warden_hosts SET heartbeat_at = now() - make_interval(secs => lease_ms / 1000.0 + 1),
             live_clis = 0, placed = 0 WHERE name = $1`,
+    params: [name],
+  };
+}
+
+/**
+ * Within an adoption's transaction: whether the old owner's lease is live, its row locked (FOR UPDATE) so
+ * that its registration and heartbeat wait for the adoption to commit. No row: it never registered.
+ */
+export function lockOwnerLease(name: string): Statement {
+  return {
+    sql: `SELECT (extract(epoch FROM now() - heartbeat_at) * 1000)::bigint < lease_ms AS live
+          FROM warden_hosts WHERE name = $1 FOR UPDATE`,
     params: [name],
   };
 }

@@ -74,6 +74,22 @@ export function eventsAfter(after: number, limit: number | null, threadId?: stri
   };
 }
 
+/** Who wrote the event at `seq`, and where it went: to tell whether a write whose answer was lost landed. */
+export function writtenAt(seq: number): Statement {
+  return { sql: 'SELECT thread_id, thread_seq, at, host FROM warden_events WHERE seq = $1', params: [seq] };
+}
+
+/** Whether `row` (of writtenAt) is `event` as `host` wrote it: same thread, thread_seq, time and host. */
+export function isWrittenAs(row: Row | undefined, event: StoredEvent, host: string | null): boolean {
+  return (
+    row !== undefined &&
+    row.thread_id === event.threadId &&
+    Number(row.thread_seq) === event.threadSeq &&
+    row.at === event.at &&
+    (row.host ?? null) === host
+  );
+}
+
 /** The spool offsets of the threads the next `limit` events after `after` belong to. */
 export function offsetsFor(after: number, limit: number | null): Statement {
   return {

@@ -1,16 +1,20 @@
-// Reading a PostgreSQL store without becoming one of its hosts: for `warden status --store` and `warden
-// audit --store`, which must never write to the database, register, migrate, or take a lock a host needs.
+// Reading a PostgreSQL store without becoming one of its hosts: for `warden status --store`, `warden audit
+// --store` and `warden hosts`, which must never write to the database, register, migrate, or take a lock a
+// host needs.
 // Unlike SQLite's file, the database can be read while hosts run on it, so no server is asked. The
 // projections are not in PostgreSQL: the log is folded here into a replica, as a host does at open.
+import pg from 'pg';
+
 import { StoreError } from '../../protocol/errors.js';
 import type { AuditRow } from '../audit-chain.js';
-import type { ThreadSummary } from '../read-only.js';
-import { hostsOfRows, listHostsStatement, type HostRecord } from './hosts.js';
+import type { HostRecord } from '../host-registry.js';
+import type { ThreadSummary } from '../records.js';
+import { hostsOfRows, listHostsStatement } from './hosts.js';
 import { auditAfter, auditRowsOf, eventsAfter, eventsOf, headSeq, hostsOf } from './log-queries.js';
 import { Replica } from './replica.js';
 import { PG_MIGRATIONS } from './schema.js';
 import { SyncChannel } from './sync-channel.js';
-import { describeServer } from './url.js';
+import { describeServer } from '../store-target.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 const STATEMENT_TIMEOUT_MS = 10_000;
@@ -91,6 +95,25 @@ export function readPostgresAudit<T>(
     }
     return { state: 'read', value: use(records()) };
   });
+}
+
+/**
+ * The fleet's hosts and their leases at `url` (none before any host joined), through a connection of
+ * the caller's own: an async read for a command that has nothing else to do, no worker thread. The
+ * driver's error is thrown as it is.
+ */
+export async function readPostgresHosts(url: string): Promise<HostRecord[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ found: string | null }>(
+      "SELECT to_regclass('warden_hosts')::text AS found",
+    );
+    if (rows[0]?.found === null || rows[0]?.found === undefined) return [];
+    return hostsOfRows((await client.query(listHostsStatement.sql)).rows as Record<string, unknown>[]);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function withReader<T>(url: string, read: (channel: SyncChannel) => T): T {

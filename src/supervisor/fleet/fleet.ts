@@ -1,13 +1,14 @@
 // This supervisor as one host of a fleet on a shared PostgreSQL store. The host that creates a thread owns
 // it: it runs the thread's CLI, holds its pending requests, and is the only one that recovers it at
 // open. Other hosts may decide its approvals (the store's compare-and-set makes one decision win across
-// hosts); the owner hears of each decision as a commit of another host (PostgresStore.follow(): LISTEN
-// plus a sweep) and answers its CLI through the same once-only path as a decision made here.
+// hosts); the owner hears of each decision as a commit of another host (HostRegistry.follow(): on
+// PostgreSQL, LISTEN plus a sweep) and answers its CLI through the same once-only path as a decision made
+// here.
 import { ConflictError } from '../../protocol/errors.js';
 import { closeoutDrafts } from '../durable/closeout.js';
 import type { StoredEvent } from '../../store/event-types.js';
-import type { HostRecord } from '../../store/postgres/hosts.js';
-import type { PostgresStore } from '../../store/postgres/postgres-store.js';
+import type { HostRecord, HostRegistry } from '../../store/host-registry.js';
+import type { Store } from '../../store/store.js';
 import type { ThreadHost } from '../../store/records.js';
 import type { SupervisorCore } from '../core.js';
 
@@ -17,11 +18,13 @@ export type { ThreadHost };
 export const ADOPTION_REASON = 'owner_lost';
 
 export class FleetMembership {
-  readonly #store: PostgresStore;
+  readonly #store: Store;
+  readonly #registry: HostRegistry;
   readonly name: string;
 
-  constructor(store: PostgresStore, name: string) {
+  constructor(store: Store, registry: HostRegistry, name: string) {
     this.#store = store;
+    this.#registry = registry;
     this.name = name;
   }
 
@@ -30,13 +33,13 @@ export class FleetMembership {
    * grew from one host keeps running what that host ran), or the thread is unknown (callers report that).
    */
   owns(threadId: string): boolean {
-    const owner = this.#store.ownerOf(threadId);
+    const owner = this.#registry.ownerOf(threadId);
     return owner === undefined || owner === null || owner === this.name;
   }
 
   /** The host that runs the thread, when it is another one. */
   ownerElsewhere(threadId: string): string | undefined {
-    const owner = this.#store.ownerOf(threadId);
+    const owner = this.#registry.ownerOf(threadId);
     return owner === undefined || owner === null || owner === this.name ? undefined : owner;
   }
 
@@ -51,7 +54,7 @@ export class FleetMembership {
   checkOwnerReachable(threadId: string): void {
     const owner = this.ownerElsewhere(threadId);
     if (owner === undefined) return;
-    const host = this.#store.listHosts().find((h) => h.name === owner);
+    const host = this.#registry.listHosts().find((h) => h.name === owner);
     if (host?.live !== true)
       throw new ConflictError(
         `Thread ${threadId} runs on host ${owner}, which is unreachable (${
@@ -63,20 +66,25 @@ export class FleetMembership {
   }
 
   listHosts(): HostRecord[] {
-    return this.#store.listHosts();
+    return this.#registry.listHosts();
+  }
+
+  /** What other hosts asked this one to run that it has not taken up (remote-commands.ts). */
+  pendingCommands(): StoredEvent[] {
+    return this.#registry.pendingCommands(this.name);
   }
 
   /** Takes a slot of `host`'s capacity for a thread placed there (compare-and-set on its row). */
   reserve(host: string, liveNow: number | null): boolean {
-    return this.#store.reservePlacement(host, liveNow);
+    return this.#registry.reservePlacement(host, liveNow);
   }
 
   /** Who runs each thread and whether its lease runs (one read of the hosts for all the threads). */
   hostsOf(threadIds: Iterable<string>): Map<string, ThreadHost> {
-    const hosts = new Map(this.#store.listHosts().map((host) => [host.name, host]));
+    const hosts = new Map(this.#registry.listHosts().map((host) => [host.name, host]));
     const result = new Map<string, ThreadHost>();
     for (const threadId of threadIds) {
-      const owner = this.#store.ownerOf(threadId);
+      const owner = this.#registry.ownerOf(threadId);
       if (owner === undefined || owner === null) continue;
       const host = hosts.get(owner);
       result.set(threadId, {
@@ -96,7 +104,7 @@ export class FleetMembership {
   adoptIfOrphaned(threadId: string, what: string): StoredEvent[] {
     const owner = this.ownerElsewhere(threadId);
     if (owner === undefined) return [];
-    const host = this.#store.listHosts().find((h) => h.name === owner);
+    const host = this.#registry.listHosts().find((h) => h.name === owner);
     if (host?.live === true)
       throw new ConflictError(`Thread ${threadId} runs on host ${owner}: ${what} it there`);
     const closeout = closeoutDrafts(this.#store, threadId, {
@@ -104,7 +112,7 @@ export class FleetMembership {
       approvals: 'expired',
       subagents: 'lost',
     });
-    return this.#store.adopt(threadId, owner, closeout);
+    return this.#registry.adopt(threadId, owner, closeout);
   }
 
   /**
@@ -113,7 +121,7 @@ export class FleetMembership {
    * the event iterators, so this host's clients see the whole fleet live.
    */
   follow(core: SupervisorCore, liveClis: () => number): void {
-    this.#store.follow((events) => {
+    this.#registry.follow((events) => {
       const owned = events.filter((event) => this.owns(event.threadId));
       if (owned.length > 0) {
         core.waiters.onCommitted(owned);

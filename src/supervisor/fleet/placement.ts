@@ -3,9 +3,9 @@
 // creation. The cwd and the roots are compared as real paths, so `..` or a symlink cannot carry a thread
 // outside the roots a host declared. A host's load is its CLIs at its last heartbeat (this host's: now)
 // plus the threads placed on it since; the supervisor then reserves the chosen slot compare-and-set
-// (PostgresStore.reservePlacement) and chooses again if another host took it first.
+// (HostRegistry.reservePlacement) and chooses again if another host took it first.
 import { ConflictError } from '../../protocol/errors.js';
-import type { HostRecord } from '../../store/postgres/hosts.js';
+import type { HostRecord } from '../../store/host-registry.js';
 import { realOrSelf, within } from '../../policy/real-paths.js';
 
 export interface PlacementRequest {

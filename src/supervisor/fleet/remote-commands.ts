@@ -5,7 +5,6 @@
 // `thread.command_done` committed before they run; and within a process a request is taken up once.
 import type { RemoteCommandArgs, RemoteCommandName, StoredEvent } from '../../store/event-types.js';
 import type { EventDraft } from '../../store/event-types.js';
-import type { PostgresStore } from '../../store/postgres/postgres-store.js';
 import type { SupervisorCore } from '../core.js';
 import type { FleetMembership } from './fleet.js';
 
@@ -21,20 +20,13 @@ export type CommandRequest = Extract<StoredEvent, { type: 'thread.command_reques
 export class RemoteCommands {
   readonly #core: SupervisorCore;
   readonly #fleet: FleetMembership;
-  readonly #store: PostgresStore;
   readonly #run: (request: CommandRequest) => Promise<void>;
   /** Requests taken up by this process: a notification and the sweep, or open and follow, meet here. */
   readonly #taken = new Set<string>();
 
-  constructor(
-    core: SupervisorCore,
-    fleet: FleetMembership,
-    store: PostgresStore,
-    run: (request: CommandRequest) => Promise<void>,
-  ) {
+  constructor(core: SupervisorCore, fleet: FleetMembership, run: (request: CommandRequest) => Promise<void>) {
     this.#core = core;
     this.#fleet = fleet;
-    this.#store = store;
     this.#run = run;
   }
 
@@ -50,7 +42,7 @@ export class RemoteCommands {
   ): (ForwardedCommand & { event: CommandRequest }) | undefined {
     const owner = this.#fleet.ownerElsewhere(threadId);
     if (owner === undefined) return undefined;
-    if (this.#store.listHosts().find((host) => host.name === owner)?.live !== true) return undefined;
+    if (this.#fleet.listHosts().find((host) => host.name === owner)?.live !== true) return undefined;
     const requestId = this.#core.newId();
     const events = this.#core.commit(threadId, [
       ...withIt,
@@ -72,7 +64,7 @@ export class RemoteCommands {
 
   /** At open: what other hosts asked of this one while it was down. */
   resume(): void {
-    for (const event of this.#store.pendingCommands(this.#fleet.name))
+    for (const event of this.#fleet.pendingCommands())
       if (event.type === 'thread.command_requested') this.#take(event);
   }
 

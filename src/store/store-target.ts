@@ -1,5 +1,6 @@
-// A PostgreSQL store URL: recognised, checked, and described without its password (errors and logs name
-// the server as host:port only); and the names hosts of a fleet go by in that database.
+// What a store target names: a data directory (SQLite) or a PostgreSQL URL, recognised, checked, and
+// described without its password (errors and logs name the server as host:port only); and the names
+// hosts of a fleet go by in that database.
 
 /** Whether `store` names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(store: string): boolean {
