@@ -5,7 +5,7 @@ import pg from 'pg';
 
 import { hostsOfRows, listHostsStatement, type HostRecord } from '../store/postgres/hosts.js';
 import { describeServer, isPostgresUrl } from '../store/postgres/url.js';
-import type { Command } from './args.js';
+import type { Command } from './args/index.js';
 
 export async function hostsCommand(command: Extract<Command, { name: 'hosts' }>): Promise<number> {
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
