@@ -1,5 +1,6 @@
-// `warden audit [--format jsonl|csv] [--since TIME]` (args/admin-args.ts) prints the audit trail; `warden audit verify` checks
-// its chain from the first record and names the first broken one (exit code 1). With the data
+// `warden audit [--format jsonl|csv] [--since TIME]` prints the audit trail; `warden audit verify` checks
+// its chain from the first record and names the first broken one (exit code 1); the flags are read by
+// args/admin-args.ts. With the data
 // directory's server running they ask it (its store is locked to everyone else); without one they read
 // the store read-only, never becoming its host. With `--store postgres://…` (or WARDEN_STORE_URL) they
 // read the trail in PostgreSQL, where hosts running on it do not keep readers out: no server is asked.
