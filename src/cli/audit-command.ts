@@ -1,67 +1,46 @@
 // `warden audit [--format jsonl|csv] [--since TIME]` prints the audit trail; `warden audit verify` checks
-// its chain from the first record and names the first broken one (exit code 1). With the data
+// its chain from the first record and names the first broken one (exit code 1); the flags are read by
+// args/admin-args.ts. With the data
 // directory's server running they ask it (its store is locked to everyone else); without one they read
 // the store read-only, never becoming its host. With `--store postgres://…` (or WARDEN_STORE_URL) they
 // read the trail in PostgreSQL, where hosts running on it do not keep readers out: no server is asked.
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { readAuditReadOnly } from '../store/audit-read.js';
 import { readPostgresAudit } from '../store/read-only.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { csvHeader, csvLine, jsonlLine, type AuditFormat } from '../server/audit-export.js';
-import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
-import { UsageError } from './args.js';
+import { UsageError, type CommandOf } from './args/index.js';
+import { ServerClient } from './client/server-client.js';
 import { defaultDataDir } from './data-dir.js';
-import { serverUrlOf } from './login-command.js';
 
-export const AUDIT_USAGE = `Usage: warden audit [--format jsonl|csv] [--since TIME] | warden audit verify   [--data-dir DIR] [--port N] [--host HOST] [--store URL]
-`;
-
-export async function auditCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage(argv);
-  const [action, extra] = positionals;
-  if (extra !== undefined || (action !== undefined && action !== 'verify'))
-    throw new UsageError(`Unexpected argument '${extra ?? action ?? ''}'\n${AUDIT_USAGE}`);
-  const format = (values.format ?? 'jsonl') as AuditFormat;
-  if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
-  const since = values.since === undefined ? undefined : parseSince(values.since);
-  if (action === 'verify' && (values.since !== undefined || values.format !== undefined))
-    throw new UsageError('warden audit verify checks the whole chain: --since and --format do not apply');
+export async function auditCommand(command: CommandOf<'audit'>): Promise<number> {
+  const { format, since } = command;
   // The flag wins over the environment; an empty variable counts as unset (as for warden serve).
-  const store = values.store ?? (process.env.WARDEN_STORE_URL || undefined);
+  const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
   if (store !== undefined) {
     if (!isPostgresUrl(store))
       throw new UsageError('--store (or WARDEN_STORE_URL) must be a postgres:// or postgresql:// URL');
-    if (values.port !== undefined || values.host !== undefined)
+    if (command.port !== undefined || command.host !== undefined)
       throw new UsageError(
         'With --store the database is read, no server is asked: --port and --host do not apply',
       );
-    return action === 'verify' ? verifyInPostgres(store) : exportFromPostgres(store, format, since);
+    return command.verify === true ? verifyInPostgres(store) : exportFromPostgres(store, format, since);
   }
-  const dataDir = values['data-dir'] ?? defaultDataDir();
-  const url = serverUrlOf(dataDir, {
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(values.port === undefined ? {} : { port: Number(values.port) }),
-  });
+  const dataDir = command.dataDir ?? defaultDataDir();
+  const client = ServerClient.locate(dataDir, command);
 
-  if (action === 'verify')
-    return reportVerified(url === undefined ? verifyLocally(dataDir) : await verifyOnServer(dataDir, url));
+  if (command.verify === true)
+    return reportVerified(client === undefined ? verifyLocally(dataDir) : await verifyOnServer(client));
 
-  if (url !== undefined) {
+  if (client !== undefined) {
     const query = new URLSearchParams({ format, ...(since === undefined ? {} : { since }) });
-    const response = await fetch(`${url}/api/audit?${query.toString()}`, {
-      headers: { authorization: `Bearer ${readToken(dataDir).token}` },
-    });
-    if (!response.ok || response.body === null) {
-      process.stderr.write(`warden: the server at ${url} answered HTTP ${response.status}\n`);
-      return 1;
-    }
-    await pipeline(Readable.fromWeb(response.body as never), process.stdout, { end: false });
+    const body = await client.download(`/api/audit?${query.toString()}`, { timeoutMs: 0 });
+    await pipeline(Readable.fromWeb(body as never), process.stdout, { end: false });
     return 0;
   }
   const read = readAuditReadOnly(
@@ -144,13 +123,13 @@ function verifyLocally(dataDir: string): VerifyResult | string {
   return read.state === 'read' ? read.value : (unreadable(read.state, dataDir) ?? 'unreadable');
 }
 
-async function verifyOnServer(dataDir: string, url: string): Promise<VerifyResult | string> {
-  const response = await fetch(`${url}/api/audit/verify`, {
-    headers: { authorization: `Bearer ${readToken(dataDir).token}` },
-    signal: AbortSignal.timeout(60_000),
-  });
-  if (!response.ok) return `the server at ${url} answered HTTP ${response.status}`;
-  return (await response.json()) as VerifyResult;
+/** The server checks its own chain (its store is locked to other readers); a long trail takes a while. */
+async function verifyOnServer(client: ServerClient): Promise<VerifyResult | string> {
+  try {
+    return await client.get<VerifyResult>('/api/audit/verify', { timeoutMs: 60_000 });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 function unreadable(state: 'missing' | 'held' | 'none' | 'read', dataDir: string): string | undefined {
@@ -160,31 +139,4 @@ function unreadable(state: 'missing' | 'held' | 'none' | 'read', dataDir: string
   if (state === 'none')
     return `the store in ${dataDir} has no audit trail yet: it starts the next time Warden opens it`;
   return undefined;
-}
-
-function parseSince(text: string): string {
-  const time = Date.parse(text);
-  if (Number.isNaN(time))
-    throw new UsageError(`--since must be an ISO 8601 date or date-time, got '${text}'`);
-  return new Date(time).toISOString();
-}
-
-function parseOrUsage(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      options: {
-        'data-dir': { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        format: { type: 'string' },
-        since: { type: 'string' },
-        store: { type: 'string' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${AUDIT_USAGE}`);
-  }
 }

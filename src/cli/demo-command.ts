@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { createServer, type WardenServer } from '../server/index.js';
 import { Supervisor } from '../supervisor/index.js';
-import type { Command } from './args.js';
+import type { Command } from './args/index.js';
 import { openDemoEnvironment, type DemoEnvironment } from './demo-environment.js';
 import { DEMO_PROMPT, DEMO_SUBAGENT } from './demo-scenario.js';
 import { loginCommandFor, printBanner } from './serve-command.js';

@@ -4,7 +4,7 @@
 import type { HostRecord } from '../store/host-registry.js';
 import { readPostgresHosts } from '../store/read-only.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
-import type { Command } from './args.js';
+import type { Command } from './args/index.js';
 
 export async function hostsCommand(command: Extract<Command, { name: 'hosts' }>): Promise<number> {
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);

@@ -7,37 +7,34 @@
 // It talks to the server recorded in the data directory only (or the --host/--port given), never a guess.
 import { ConflictError, NotFoundError, ValidationError } from '../protocol/errors.js';
 import type { ApprovalItem, ThreadListResponse } from '../server/api-schema.js';
-import { readToken } from '../server/token.js';
 import { parseAnswer, AnswerReader } from './answer-reader.js';
 import { approvalQuestion } from './approval-question.js';
 import { askPlan, askQuestions, askScope, type DialogDecision, type DialogIo } from './answer-dialogs.js';
 import { alwaysLine, stopDenyLine } from './approver.js';
-import type { Command } from './args.js';
+import type { CommandOf } from './args/index.js';
 import { defaultDataDir } from './data-dir.js';
 import { inboxRows, type InboxRow } from './inbox-rows.js';
-import { serverUrlOf } from './login-command.js';
-import { ServerClient } from './server-client.js';
+import { ServerClient } from './client/server-client.js';
 import { styles, type Styles } from './transcript.js';
 
-type InboxCommand = Extract<Command, { name: 'inbox' }>;
+type InboxCommand = CommandOf<'inbox'>;
 
 const OUTCOME = { allow: 'allowed', allow_always: 'always allowed', deny: 'denied' };
 
 export async function inboxCommand(command: InboxCommand): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
-  const url = serverUrlOf(dataDir, command);
-  if (url === undefined) {
+  let client: ServerClient | undefined;
+  try {
+    client = ServerClient.locate(dataDir, command);
+  } catch (error) {
+    process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (client === undefined) {
     process.stderr.write(
       `warden: no server is running on ${dataDir}: approvals wait in a running warden serve ` +
         '(start it, or pass the --port/--host it listens on)\n',
     );
-    return 1;
-  }
-  let client: ServerClient;
-  try {
-    client = new ServerClient(url, readToken(dataDir).token);
-  } catch (error) {
-    process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   const s = styles(process.stdout.isTTY && process.env.NO_COLOR === undefined);

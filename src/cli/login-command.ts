@@ -3,14 +3,13 @@
 // the data directory's owner can read. The running server accepts it once, within 15 minutes; a server
 // started after it was printed does not. The link names the address the user gave or the one the running
 // server recorded, never a guess.
-import { liveServerAddress } from '../server/address-file.js';
 import { loginLink } from '../server/index.js';
 import { readToken } from '../server/token.js';
-import type { Command } from './args.js';
+import type { CommandOf } from './args/index.js';
 import { defaultDataDir } from './data-dir.js';
-import { DEFAULT_PORT } from './serve-command.js';
+import { serverUrlOf } from './client/server-address.js';
 
-export function loginCommand(command: Extract<Command, { name: 'login' }>): number {
+export function loginCommand(command: CommandOf<'login'>): number {
   const dataDir = command.dataDir ?? defaultDataDir();
   let token: string;
   try {
@@ -33,20 +32,4 @@ export function loginCommand(command: Extract<Command, { name: 'login' }>): numb
     'Open it in your browser within 15 minutes; it works once. Keep it private until then.\n',
   );
   return 0;
-}
-
-/**
- * Where the data directory's server is reached: as `--host`/`--port` say when given, else where the
- * running server recorded it (any port); undefined when neither says. Never a guess: `warden status`
- * sends the token there, and any local user may listen on the default port.
- */
-export function serverUrlOf(dataDir: string, flags: { host?: string; port?: number }): string | undefined {
-  if (flags.host !== undefined || flags.port !== undefined) return serverUrlFor(flags.host, flags.port);
-  return liveServerAddress(dataDir)?.url;
-}
-
-/** Where a server started with `--host`/`--port` is reached from this machine. */
-export function serverUrlFor(host = '127.0.0.1', port = DEFAULT_PORT): string {
-  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${name}:${port}`;
 }

@@ -3,7 +3,7 @@
 // waiting in it, print a login link, show the agents' processes, or start the offline demo.
 // See docs/cli.md. Exit codes: 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { packageVersion } from '../server/version.js';
-import { parseCommand, USAGE, UsageError, type Command } from './args.js';
+import { parseCommand, USAGE, usageFor, UsageError, type Command } from './args/index.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: Command;
@@ -11,7 +11,7 @@ async function main(argv: readonly string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`warden: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`warden: ${error.message}\n\n${usageFor(error.command)}`);
     return 2;
   }
   try {
@@ -52,11 +52,11 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       case 'token': {
         const { tokenCommand } = await import('./token-command.js');
-        return await reportFailure(() => tokenCommand(command.argv));
+        return await reportFailure(() => tokenCommand(command));
       }
       case 'audit': {
         const { auditCommand } = await import('./audit-command.js');
-        return await reportFailure(() => auditCommand(command.argv));
+        return await reportFailure(() => auditCommand(command));
       }
     }
   } catch (error) {

@@ -12,14 +12,14 @@ import { ValidationError, WardenError } from '../protocol/errors.js';
 import type { StoredEvent } from '../store/event-types.js';
 import { Supervisor } from '../supervisor/index.js';
 import { AnswerReader } from './answer-reader.js';
-import { UsageError, type Command } from './args.js';
+import { UsageError, type Command } from './args/index.js';
 import { Approver, type ApprovalPolicy } from './approver.js';
 import { AttachedRunEnd } from './attached-run-end.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { openDemoEnvironment, type DemoEnvironment } from './demo-environment.js';
 import { DEMO_PROMPT } from './demo-scenario.js';
 import { Progress } from './progress.js';
-import { ServerClient } from './server-client.js';
+import { ServerClient } from './client/server-client.js';
 import { onShutdown } from './shutdown.js';
 import { singlePromptQuery } from './single-prompt-query.js';
 import { attachedHost, localHost, type ThreadHost } from './thread-host.js';
@@ -58,7 +58,7 @@ export async function runCommand(command: RunCommand): Promise<number> {
       host = await open({ dataDir: demo.dataDir, claudePath: demo.claudePath, env: demo.env });
       threadCwd = demo.cwd;
     } else {
-      const client = ServerClient.forDataDir(dataDir);
+      const client = ServerClient.locate(dataDir);
       host =
         client === undefined
           ? await open({ dataDir, ...(command.claude === undefined ? {} : { claudePath: command.claude }) })

@@ -3,12 +3,13 @@
 import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { Supervisor } from '../supervisor/index.js';
-import type { Command } from './args.js';
+import type { Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
+import { DEFAULT_PORT } from './client/server-address.js';
 import { onShutdown } from './shutdown.js';
 
-export const DEFAULT_PORT = 4390;
+export { DEFAULT_PORT };
 
 export async function serveCommand(command: Extract<Command, { name: 'serve' }>): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();

@@ -15,12 +15,14 @@ import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
 import { isAlive } from '../transport/exit-watch.js';
-import type { Command } from './args.js';
+import type { CommandOf } from './args/index.js';
 import { defaultDataDir } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
-import { serverUrlOf } from './login-command.js';
+import { serverUrlOf } from './client/server-address.js';
+import { ServerClient } from './client/server-client.js';
+import { failureReason } from './client/server-errors.js';
 
-export async function statusCommand(command: Extract<Command, { name: 'status' }>): Promise<number> {
+export async function statusCommand(command: CommandOf<'status'>): Promise<number> {
   const dataDir = command.dataDir ?? defaultDataDir();
   // The flag wins over the environment; an empty variable counts as unset (as for warden serve).
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
@@ -54,12 +56,12 @@ export async function statusCommand(command: Extract<Command, { name: 'status' }
       return 1;
     }
     try {
-      threads = await askServer(url, readToken(dataDir).token);
+      threads = await threadsOf(new ServerClient(url, readToken(dataDir).token));
     } catch (error) {
       process.stdout.write(`${out.join('\n')}\n`);
       process.stderr.write(
         `warden: another process holds the data directory, and the server at ${url} did not answer ` +
-          `(${error instanceof Error ? error.message : String(error)}); pass the --port/--host it listens on\n`,
+          `(${failureReason(error)}); pass the --port/--host it listens on\n`,
       );
       return 1;
     }
@@ -146,12 +148,10 @@ function processFields({ thread, pendingApprovals }: ThreadSummary, state: strin
   ].join('  ');
 }
 
-async function askServer(url: string, token: string): Promise<ThreadSummary[]> {
-  const response = await fetch(`${url}/api/threads`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(5000),
-  });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const body = (await response.json()) as { threads: (ThreadRecord & { pendingApprovals: number })[] };
+async function threadsOf(client: ServerClient): Promise<ThreadSummary[]> {
+  const body = await client.get<{ threads: (ThreadRecord & { pendingApprovals: number })[] }>(
+    '/api/threads',
+    { timeoutMs: 5000 },
+  );
   return body.threads.map(({ pendingApprovals, ...thread }) => ({ thread, pendingApprovals }));
 }

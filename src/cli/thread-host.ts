@@ -5,7 +5,7 @@
 import type { StoredEvent } from '../store/event-types.js';
 import type { DecisionBehavior, ThreadMode, ThreadRecord, GrantScope } from '../store/records.js';
 import type { Supervisor } from '../supervisor/index.js';
-import type { ServerClient } from './server-client.js';
+import type { ServerClient } from './client/server-client.js';
 
 export interface NewRunThread {
   cwd: string;

@@ -16,7 +16,7 @@ import { ConflictError, StoreError } from '../../src/protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../../src/store/event-types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { formatHosts } from '../../src/cli/hosts-command.js';
-import { parseCommand } from '../../src/cli/args.js';
+import { parseCommand } from '../../src/cli/args/index.js';
 import { createServer } from '../../src/server/index.js';
 import { hostNameFor } from '../../src/cli/host-name.js';
 import { Supervisor } from '../../src/supervisor/index.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { parseCommand, UsageError } from '../../src/cli/args.js';
+import { parseCommand, UsageError } from '../../src/cli/args/index.js';
 import { MAX_DURATION_MS, parseDuration } from '../../src/cli/duration.js';
 
 describe('--park-after', () => {

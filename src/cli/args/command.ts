@@ -1,0 +1,78 @@
+// What a command line asks for, once parsed and checked: the input of each command module.
+import type { WebhookFormat } from '../../server/notify/formats.js';
+import type { AuditFormat } from '../../server/audit-export.js';
+import type { ThreadMode } from '../../store/records.js';
+
+/** Where the running server of the data directory is reached, when the line says. */
+export interface ServerFlags {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+}
+
+export type InboxBehavior = 'allow' | 'allow_always' | 'deny';
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'version' }
+  | {
+      name: 'run';
+      prompt: string;
+      cwd: string;
+      mode: ThreadMode;
+      model?: string;
+      policy: 'yes' | 'deny' | 'ask' | 'auto';
+      /** Run offline with the demo's scripted model, in temporary directories. */
+      demo?: boolean;
+      dataDir?: string;
+      claude?: string;
+    }
+  | ({
+      name: 'inbox';
+      /** Answer one approval and ask nothing; without it, list the pending ones (and ask). */
+      answer?: { approvalId: string; behavior: InboxBehavior; message?: string };
+      json?: boolean;
+      ask?: boolean;
+    } & ServerFlags)
+  | ({
+      name: 'serve';
+      stopAgents?: boolean;
+      claude?: string;
+      webhooks?: { url: string; format: WebhookFormat }[];
+      webPush?: { subject?: string };
+      /** Park an idle CLI after this many ms (0: never); absent, the supervisor's default. */
+      parkAfterMs?: number;
+      /** A postgres:// URL: the event log lives there instead of SQLite in the data dir. */
+      store?: string;
+      /** With `store`: this host's name in the fleet. */
+      hostName?: string;
+    } & ServerFlags)
+  | { name: 'hosts'; store?: string; json?: boolean }
+  | { name: 'demo'; port?: number; host?: string; claude?: string }
+  | ({ name: 'login' } & ServerFlags)
+  | ({
+      name: 'status';
+      /** A postgres:// URL: read the fleet's log there instead of SQLite in the data dir. */
+      store?: string;
+      /** With `store`: the host whose CLIs run on this machine (their pids are checked here). */
+      hostName?: string;
+    } & ServerFlags)
+  | ({
+      name: 'token';
+      action: 'create' | 'list' | 'revoke' | 'login';
+      /** The decider's name, checked; every action but list has one. */
+      decider?: string;
+      json?: boolean;
+    } & ServerFlags)
+  | ({
+      name: 'audit';
+      /** `audit verify`: check the chain instead of printing the records. */
+      verify?: boolean;
+      format: AuditFormat;
+      /** Records from then on, as an ISO date-time. */
+      since?: string;
+      store?: string;
+    } & ServerFlags);
+
+/** The parsed line of one command. */
+export type CommandOf<N extends Command['name']> = Extract<Command, { name: N }>;
