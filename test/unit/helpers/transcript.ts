@@ -19,7 +19,7 @@ export interface TranscriptEntry {
   event?: string;
 }
 
-const FIXTURES = new URL('../../fixtures/transcripts', import.meta.url);
+const FIXTURES = new URL('../../fixtures/transcripts/', import.meta.url);
 
 export function loadTranscript(name: string): TranscriptEntry[] {
   const text = readFileSync(new URL(`${name}.jsonl`, FIXTURES), 'utf8');
