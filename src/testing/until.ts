@@ -45,11 +45,12 @@ export async function poll<T>(
   }
 }
 
-/** As poll(), but a wait that runs out throws an Error naming `what`. */
+/** As poll(), but a wait that runs out throws an Error naming `what` (given alone, or in the options). */
 export async function until<T>(
   probe: () => T | NotYet | Promise<T | NotYet>,
-  options: UntilOptions = {},
+  optionsOrWhat: UntilOptions | string | (() => string) = {},
 ): Promise<T> {
+  const options: UntilOptions = typeof optionsOrWhat === 'object' ? optionsOrWhat : { what: optionsOrWhat };
   const value = await poll(probe, options);
   if (value !== undefined) return value;
   const what = typeof options.what === 'function' ? options.what() : (options.what ?? 'the condition');
