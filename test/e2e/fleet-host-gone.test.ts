@@ -24,7 +24,7 @@ import { processesUsingHome } from './helpers/sdk-session.js';
 import { startFleetWorld } from './helpers/fleet-teardown.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
-const HOST = fileURLToPath(new URL('../fixtures/fleet-failover-host.ts', import.meta.url));
+const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));
 const LEASE_MS = 1500;
 
 interface Reported {
