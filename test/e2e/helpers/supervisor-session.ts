@@ -88,22 +88,7 @@ export async function allEvents(sup: Supervisor): Promise<StoredEvent[]> {
 }
 
 /** The global and per-thread sequence numbers run 1, 2, 3… without a gap. */
-export function assertContiguous(events: readonly StoredEvent[]): void {
-  assert.deepEqual(
-    events.map((e) => e.seq),
-    events.map((_, i) => i + 1),
-    'global seq is contiguous',
-  );
-  const byThread = new Map<string, number[]>();
-  for (const event of events)
-    byThread.set(event.threadId, [...(byThread.get(event.threadId) ?? []), event.threadSeq]);
-  for (const seqs of byThread.values())
-    assert.deepEqual(
-      seqs,
-      seqs.map((_, i) => i + 1),
-      'thread seq is contiguous',
-    );
-}
+export { assertContiguousLog as assertContiguous } from '../../helpers/log-assertions.js';
 
 /**
  * Waits (bounded) until no process with this HOME is left: a stopped CLI exits asynchronously after
