@@ -21,7 +21,7 @@ import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { askingScript } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
-import { startFleetWorld } from './helpers/fleet-teardown.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));

@@ -12,7 +12,7 @@ import { Supervisor, type RunRecord } from '../../src/supervisor/index.js';
 import { scenario, type Scratch } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
-import { startFleetWorld } from './helpers/fleet-teardown.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 interface Fleet {
