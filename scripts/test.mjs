@@ -9,15 +9,18 @@
 // WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes.
 //
 // Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
-// WARDEN_SESSION_MARKER variable, and a detached CLI outlives the test that forgot it. Any found are
-// killed and fail the run, so a leak is seen where it happens instead of slowing every later run. Set
-// WARDEN_TEST_LEAK_CHECK=0 when another test run shares the machine (its processes would count too).
+// WARDEN_SESSION_MARKER variable, and every process of this run carries the run's own WARDEN_TEST_RUN
+// (given to the tests here; the offline environment and the transport pass it on). A detached CLI outlives
+// the test that forgot it. Any found are killed and fail the run, so a leak is seen where it happens
+// instead of slowing every later run. Only this run's processes count (test/helpers/leak-check.ts): a
+// real `warden serve` or another test run on the machine is left alone. WARDEN_TEST_LEAK_CHECK=0 skips it.
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 
-const MARKER = 'WARDEN_SESSION_MARKER=';
+import { tsImport } from 'tsx/esm/api';
+
 /** Processes still exiting when the runner ends get this long before they count as left behind. */
 const EXIT_GRACE_MS = 3000;
 
@@ -33,7 +36,10 @@ if (files.length === 0) {
 }
 
 const checkLeaks = process.env.WARDEN_TEST_LEAK_CHECK !== '0';
-const before = new Set(checkLeaks ? markedProcesses() : []);
+const leakCheck = await tsImport('../test/helpers/leak-check.ts', import.meta.url);
+// A fresh id for every run, whatever the environment says: a run started from inside another one is a run
+// of its own. Nothing carries it yet, so whatever carries it at the end was started by this run.
+const runId = randomUUID();
 const concurrency = process.env.WARDEN_TEST_CONCURRENCY ?? '2';
 
 const passes = [
@@ -53,7 +59,10 @@ const outcomes = passes.map((pass, index) => {
   const { status } = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...pass.files],
-    { stdio: 'inherit', env: { ...process.env, ...postgresEnv, ...pass.env } },
+    {
+      stdio: 'inherit',
+      env: { ...process.env, ...postgresEnv, ...pass.env, [leakCheck.TEST_RUN_VARIABLE]: runId },
+    },
   );
   return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
 });
@@ -66,22 +75,10 @@ if (outcomes.length > 1) {
 const failed = outcomes.find((outcome) => outcome.status !== 0);
 const result = { status: failed === undefined ? 0 : failed.status };
 
-const deadline = Date.now() + EXIT_GRACE_MS;
-let left = checkLeaks ? markedProcesses().filter((pid) => !before.has(pid)) : [];
-while (left.length > 0 && Date.now() < deadline) {
-  await delay(100);
-  left = left.filter(isLive);
-}
+const left = checkLeaks ? await leakCheck.killLeftovers(runId, { graceMs: EXIT_GRACE_MS }) : [];
 if (left.length > 0) {
-  console.error(`\nThe tests left ${left.length} process(es) running; killing them:`);
-  for (const pid of left) {
-    console.error(`  ${pid} ${commandOf(pid)}`);
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+  console.error(`\nThe tests left ${left.length} process(es) running; they were killed:`);
+  for (const { pid, command } of left) console.error(`  ${pid} ${command}`);
   process.exit(result.status === 0 ? 1 : (result.status ?? 1));
 }
 process.exit(result.status ?? 1);
@@ -96,7 +93,6 @@ async function sharedPostgres(selected) {
   if (process.env.WARDEN_TEST_PG_URL || (stores && !stores.split(',').some((s) => s.trim() === 'postgres')))
     return {};
   if (!selected.some((file) => readFileSync(file, 'utf8').includes('helpers/store-backends'))) return {};
-  const { tsImport } = await import('tsx/esm/api');
   const cluster = await tsImport('../src/testing/postgres-cluster.ts', import.meta.url);
   if (cluster.postgresBinDir() === undefined) return {};
   try {
@@ -115,38 +111,4 @@ function olderClis() {
   return Object.keys(manifest.devDependencies ?? {})
     .map((name) => /^claude-code-(.+)$/.exec(name)?.[1])
     .filter((version) => version !== undefined);
-}
-
-/** Live processes (not zombies) whose environment carries the marker; only ours can be read. */
-function markedProcesses() {
-  if (process.platform !== 'linux') return [];
-  const pids = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(MARKER) && isLive(pid)) pids.push(pid);
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
-}
-
-function isLive(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-function commandOf(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').slice(0, 160);
-  } catch {
-    return '';
-  }
 }

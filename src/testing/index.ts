@@ -52,3 +52,7 @@ export {
   startThrowawayCluster,
 } from './postgres-cluster.js';
 export type { PostgresCluster, PostgresClusterOptions } from './postgres-cluster.js';
+export { startTestWorld } from './test-world.js';
+export type { AfterHook, MockedTestWorld, TestWorld, TestWorldOptions } from './test-world.js';
+export { poll, until } from './until.js';
+export type { UntilOptions } from './until.js';

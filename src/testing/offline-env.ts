@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { TEST_RUN_VARIABLE } from '../transport/process-tree.js';
+
 export interface OfflineEnvOptions {
   /** The mock's base URL, e.g. `mock.url`. */
   readonly mockUrl: string;
@@ -56,6 +58,9 @@ export function offlineClaudeEnv(options: OfflineEnvOptions): Record<string, str
   }
   // As root (containers, CI) the CLI refuses bypassPermissions mode unless it is told it runs in a sandbox.
   if (isRoot()) env.IS_SANDBOX = '1';
+  // Inside Warden's own test runner: the run's id, so that its leak check finds what this CLI leaves.
+  const testRun = process.env[TEST_RUN_VARIABLE];
+  if (testRun !== undefined) env[TEST_RUN_VARIABLE] = testRun;
   for (const [name, value] of Object.entries(extra ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio, type StdioOptions }
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { SpawnError } from '../protocol/errors.js';
-import { SESSION_MARKER_VARIABLE } from './process-tree.js';
+import { SESSION_MARKER_VARIABLE, TEST_RUN_VARIABLE } from './process-tree.js';
 
 export type PipedChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
@@ -88,6 +88,9 @@ function childEnv(env: Readonly<Record<string, string | undefined>>, marker: str
     if (value !== undefined) result[key] = value;
   }
   result[SESSION_MARKER_VARIABLE] = marker;
+  // Only ever set inside Warden's own test runs: their leak check must see every CLI a test starts.
+  const testRun = process.env[TEST_RUN_VARIABLE];
+  if (testRun !== undefined && result[TEST_RUN_VARIABLE] === undefined) result[TEST_RUN_VARIABLE] = testRun;
   return result;
 }
 

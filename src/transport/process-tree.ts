@@ -8,6 +8,12 @@ import { setImmediate as yieldToEventLoop, setTimeout as delay } from 'node:time
 /** Added to the CLI's environment; its value is unique per transport. */
 export const SESSION_MARKER_VARIABLE = 'WARDEN_SESSION_MARKER';
 
+/**
+ * Names one run of Warden's own test suite (set by its test runner). The transport passes it on to every
+ * child, so that the runner's leak check finds what that run started and nothing else.
+ */
+export const TEST_RUN_VARIABLE = 'WARDEN_TEST_RUN';
+
 export interface ProcessTree {
   /** The CLI's pid, which is also its process group id. */
   readonly pgid: number;

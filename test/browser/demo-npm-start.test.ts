@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 
 import { DEMO_PACE_MS, DEMO_PROMPT, DEMO_SUBAGENT } from '../../src/cli/demo-scenario.js';
-import { createScratch } from '../../src/testing/index.js';
+import { createScratch, until } from '../../src/testing/index.js';
 import { REPO_ROOT } from '../e2e/helpers/server-command.js';
 import { processesUsingHome } from '../e2e/helpers/sdk-session.js';
 import { waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
@@ -50,11 +50,17 @@ test(
       }
     });
 
-    const printed = await until(() => {
-      const link = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(output.stdout)?.[1];
-      const threadId = /^Demo thread (\S+): /m.exec(output.stdout)?.[1];
-      return link !== undefined && threadId !== undefined ? { link, threadId } : undefined;
-    }, `the login link and the demo thread (stdout: ${output.stdout}, stderr: ${output.stderr})`);
+    const printed = await until(
+      () => {
+        const link = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(output.stdout)?.[1];
+        const threadId = /^Demo thread (\S+): /m.exec(output.stdout)?.[1];
+        return link !== undefined && threadId !== undefined ? { link, threadId } : undefined;
+      },
+      {
+        what: () => `the login link and the demo thread (stdout: ${output.stdout}, stderr: ${output.stderr})`,
+        timeoutMs: 120_000,
+      },
+    );
     const demoRoot = join(/^Data: (\S+)/m.exec(output.stdout)?.[1] ?? '', '..');
     assert.ok(basename(demoRoot).startsWith('warden-demo-'), output.stdout);
     t.after(() => rmSync(demoRoot, { recursive: true, force: true }));
@@ -164,13 +170,4 @@ function saveForDocs(name: string, path: string): void {
   if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync(join(REPO_ROOT, 'docs', 'screenshots'), { recursive: true });
   copyFileSync(path, join(REPO_ROOT, 'docs', 'screenshots', `${name}.png`));
-}
-
-async function until<T>(read: () => T | undefined, what: string, ms = 120_000): Promise<T> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`not within ${ms} ms: ${what}`);
 }

@@ -7,16 +7,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { startTestWorld } from '../../src/testing/index.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
 import { signal } from '../e2e/helpers/sdk-session.js';
 import {
-  cleanupOnExit,
   freePort,
   pollFor,
   startServe,
@@ -42,47 +36,33 @@ test(
   'the inbox card outlives a SIGKILLed warden serve and is answered after it restarts',
   { timeout: 180_000 },
   async (t) => {
-    // Teardown: every CLI this test started (by process group), then the browser, the servers, the mock
-    // and the scratch.
-    const scratch = createScratch('warden-durable-ui-');
-    const cleanup = cleanupOnExit(t, scratch.home);
-    const closers: (() => Promise<void>)[] = [];
-    const parts: { mock?: Awaited<ReturnType<typeof startMockModel>> } = {};
-    t.after(async () => {
-      try {
-        for (const close of closers.reverse()) await close();
-      } finally {
-        await parts.mock?.close();
-        await waitForNoProcess(scratch.home);
-        scratch.cleanup();
-      }
-    });
+    // Teardown (the test world's): the browser, the servers, every CLI this test started (by process
+    // group), the mock and the scratch.
     const rootEnded = signal();
-    const mock = await startMockModel({ script: demoScript(rootEnded.promise) });
-    parts.mock = mock;
-    const env = {
-      ...offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-      CLAUDE_CODE_EXECUTABLE: pinnedClaudePath(),
-    };
-    const dataDir = join(scratch.dir, 'data');
+    const world = await startTestWorld(t, {
+      prefix: 'warden-durable-ui-',
+      script: demoScript(rootEnded.promise),
+    });
+    const { scratch, dataDir } = world;
+    const env = { ...world.env, CLAUDE_CODE_EXECUTABLE: world.claudePath };
     const port = await freePort();
     const servers: ServeProcess[] = [];
-    closers.push(async () => {
+    world.defer(async () => {
       for (const serve of servers)
         if (serve.process.child.exitCode === null) await serve.kill().catch(() => {});
     });
 
-    const first = await startServe(t, dataDir, env, { port });
+    const first = await startServe(world, dataDir, env, { port });
     servers.push(first);
     const { threadId, runId: rootRunId } = await createThread(first, scratch.cwd, DEMO_PROMPT);
     await runCompleted(first, threadId, rootRunId);
     rootEnded.fire();
     const asked = await pendingApproval(first);
-    const { pid, startTicks } = await trackedCli(first, threadId, cleanup);
+    const { pid, startTicks } = await trackedCli(first, threadId, world);
     const identity = { pid, startTicks };
 
     const { page, screenshot } = await openBrowser(
-      { scratch, beforeClose: (fn) => closers.push(fn), server: { loginLink: () => loginLinkOf(first) } },
+      { scratch, beforeClose: (fn) => world.defer(fn), server: { loginLink: () => loginLinkOf(first) } },
       { link: loginLinkOf(first) },
     );
     const card = () => page.locator('.approval', { hasText: SUBAGENT_READ.file_path });
@@ -96,7 +76,7 @@ test(
 
     await first.kill();
     assert.ok(isAlive(identity), 'the CLI outlives the SIGKILLed server');
-    const second = await startServe(t, dataDir, env, { port });
+    const second = await startServe(world, dataDir, env, { port });
     servers.push(second);
     assert.match(second.process.stderr(), /re-attached to 1 agent/);
     // The restarted server knows no browser session: a reload asks to log in; the new link signs in.

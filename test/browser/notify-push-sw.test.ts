@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 
 import { createServer } from '../../src/server/index.js';
+import { poll, until } from '../../src/testing/index.js';
 import { decryptPush, deviceKeys, startPushService } from '../integration/helpers/notify-push-service.js';
 import { openBrowser } from './helpers/browser.js';
 import { writeScript } from './helpers/scenarios.js';
@@ -68,7 +69,7 @@ test(
       // notification with that tag, so a second delivery cannot show two).
       for (let attempt = 1; attempt <= 3; attempt += 1) {
         await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
-        if ((await until(worker, payload.tag, (shown) => shown.length > 0, 5000)).length > 0) break;
+        if ((await shownUntil(worker, payload.tag, (shown) => shown.length > 0, 5000)).length > 0) break;
       }
       return payload;
     };
@@ -87,7 +88,7 @@ test(
     const thread = await warden.supervisor.createThread({ cwd: warden.scratch.cwd, mode: 'supervised' });
     await warden.supervisor.send(thread.id, '[[one]] Create one.txt');
     const first = await deliver(1);
-    const shown = await until(worker, first.tag, (n) => n.length === 1);
+    const shown = await shownUntil(worker, first.tag, (n) => n.length === 1);
     assert.deepEqual(shown, [
       { title: 'Bash wants approval', body: 'touch one.txt', tag: first.tag, actions: ['approve', 'deny'] },
     ]);
@@ -115,12 +116,12 @@ test(
     await warden.waitForEvent((e) => e.type === 'run.ended');
     await warden.supervisor.send(thread.id, '[[two]] Create two.txt');
     const second = await deliver(3);
-    await until(worker, second.tag, (n) => n[0]?.actions.length === 2);
+    await shownUntil(worker, second.tag, (n) => n[0]?.actions.length === 2);
     const card = page.locator('.approval', { hasText: 'two.txt' });
     await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await deliver(4);
-    const replaced = await until(worker, second.tag, (n) => n[0]?.title === 'Answered elsewhere');
+    const replaced = await shownUntil(worker, second.tag, (n) => n[0]?.title === 'Answered elsewhere');
     assert.deepEqual(replaced, [
       { title: 'Answered elsewhere', body: 'Bash: allowed by user', tag: second.tag, actions: [] },
     ]);
@@ -139,25 +140,23 @@ test(
     const [waiting] = warden.supervisor.listApprovals({ status: 'pending' }).map((a) => a.id);
     assert.ok(waiting !== undefined);
     const tag = `warden-approval-${waiting}`;
-    assert.deepEqual(await until(worker, tag, (n) => n.length === 1), [
+    assert.deepEqual(await shownUntil(worker, tag, (n) => n.length === 1), [
       { title: 'Bash wants approval', body: 'touch three.txt', tag, actions: [] },
     ]);
     await warden.supervisor.decide(waiting, { behavior: 'deny', message: 'not now' });
     assert.deepEqual(
-      (await until(worker, tag, (n) => n[0]?.title === 'Answered elsewhere')).map((n) => [n.title, n.body]),
+      (await shownUntil(worker, tag, (n) => n[0]?.title === 'Answered elsewhere')).map((n) => [
+        n.title,
+        n.body,
+      ]),
       [['Answered elsewhere', 'Bash: denied']],
     );
   },
 );
 
 /** Resolves once `condition` holds; throws after 30 s. */
-async function untilTrue(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('the condition did not come true within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const untilTrue = (condition: () => boolean): Promise<true> =>
+  until(condition, { what: 'the condition', timeoutMs: 30_000, intervalMs: 50 });
 
 /** The page's service worker, once it controls the page. */
 async function serviceWorkerOf(context: BrowserContext, page: Page): Promise<Worker> {
@@ -178,24 +177,29 @@ async function registrationOf(cdp: CDPSession, origin: string): Promise<string> 
 }
 
 /** The worker's notifications with this tag, once `done` holds of them (bounded: `withinMs`). */
-async function until(
+async function shownUntil(
   worker: Worker,
   tag: string,
   done: (shown: Shown[]) => boolean,
   withinMs = 30_000,
 ): Promise<Shown[]> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const shown = await worker.evaluate<Shown[]>(`self.registration
+  const read = (): Promise<Shown[]> =>
+    worker.evaluate<Shown[]>(`self.registration
       .getNotifications({ tag: ${JSON.stringify(tag)} })
       .then((list) => list.map((n) => ({
         title: n.title, body: n.body, tag: n.tag, actions: (n.actions ?? []).map((a) => a.action),
       })))`);
-    if (done(shown) || Date.now() > deadline) return shown;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const settled = await poll(
+    async () => {
+      const shown = await read();
+      return done(shown) ? shown : undefined;
+    },
+    { timeoutMs: withinMs, intervalMs: 100 },
+  );
+  // Out of time: what is shown now, for the caller's assertion to report.
+  return settled ?? (await read());
 }
 
 async function titles(worker: Worker, tag: string): Promise<string[][]> {
-  return (await until(worker, tag, () => true)).map((n) => [n.title, n.body]);
+  return (await shownUntil(worker, tag, () => true)).map((n) => [n.title, n.body]);
 }

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 
 import { scenario } from '../../src/testing/index.js';
 import { REPO_ROOT, startCommandSession, type CommandSession } from './helpers/server-command.js';
-import { cleanupOnExit, pollFor, startServe, type Json, type ServeProcess } from './helpers/serve-process.js';
+import { pollFor, startServe, type Json, type ServeProcess } from './helpers/serve-process.js';
 import { loginWithLink } from './helpers/server-login.js';
 
 const hasTmux = (() => {
@@ -114,8 +114,7 @@ async function pendingOf(serve: ServeProcess, threadId?: string): Promise<Json> 
 describe('warden run beside warden serve (tmux)', { skip: !hasTmux && 'no tmux', timeout: 240_000 }, () => {
   it('a terminal run is answered in the browser; warden inbox answers a browser thread', async (t) => {
     const session = await startCommandSession(t, script());
-    cleanupOnExit(t, session.scratch.home);
-    const serve = await startServe(t, session.dataDir, session.env, { args: ['--stop-agents'] });
+    const serve = await startServe(session.world, session.dataDir, session.env, { args: ['--stop-agents'] });
     const panes = tmux(session, t);
 
     // 1. `warden run` finds the server and asks in its terminal.

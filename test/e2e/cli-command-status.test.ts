@@ -10,7 +10,6 @@ import { isAlive } from '../../src/transport/exit-watch.js';
 import { signalGroup } from '../../src/transport/process-tree.js';
 import { spawnWarden, startCommandSession, type CommandSession } from './helpers/server-command.js';
 import {
-  cleanupOnExit,
   freePort,
   pollFor,
   startServe,
@@ -40,17 +39,16 @@ describe('warden status', { timeout: 180_000 }, () => {
         .thenAnswer('done')
         .build(),
     );
-    const cleanup = cleanupOnExit(t, session.scratch.home);
 
     const empty = await status(session);
     assert.equal(empty.code, 0, empty.stderr);
     assert.match(empty.stdout, /No store here yet/);
 
     const port = await freePort();
-    const first = await startServe(t, session.dataDir, session.env, { port });
+    const first = await startServe(session.world, session.dataDir, session.env, { port });
     const { threadId } = await createThread(first, session.scratch.cwd, '[[ask]] go');
     await pendingApproval(first);
-    const { pid, startTicks } = await trackedCli(first, threadId, cleanup);
+    const { pid, startTicks } = await trackedCli(first, threadId, session.world);
     const identity = { pid, startTicks };
     const running = `thread ${threadId}  pid ${identity.pid}  running  detached  1 pending approval  ${session.scratch.cwd}`;
 
@@ -80,7 +78,7 @@ describe('warden status', { timeout: 180_000 }, () => {
     );
 
     // Status took nothing over: the next serve opens the directory and closes the dead CLI out.
-    const second = await startServe(t, session.dataDir, session.env, { port });
+    const second = await startServe(session.world, session.dataDir, session.env, { port });
     assert.match(second.process.stderr(), /1 approval\(s\) expired/);
     const after = await status(session, ['--port', String(port)]);
     assert.match(after.stdout, /Server: running/);
@@ -101,9 +99,11 @@ describe('warden status', { timeout: 180_000 }, () => {
         .thenAnswer((ctx) => (ctx.firstUserText.includes('[[hi]]') ? 'Resumed.' : 'Forgot.'))
         .build(),
     );
-    cleanupOnExit(t, session.scratch.home);
     const port = await freePort();
-    const serve = await startServe(t, session.dataDir, session.env, { port, args: ['--park-after', '1s'] });
+    const serve = await startServe(session.world, session.dataDir, session.env, {
+      port,
+      args: ['--park-after', '1s'],
+    });
     const { threadId, runId } = await createThread(serve, session.scratch.cwd, '[[hi]] hello');
     await runCompleted(serve, threadId, runId);
     await pollFor('the thread is parked', async () => {

@@ -10,13 +10,7 @@ import { describe, it } from 'node:test';
 
 import { scenario } from '../../src/testing/index.js';
 import { plain, spawnWarden, startCommandSession, type CommandSession } from './helpers/server-command.js';
-import {
-  cleanupOnExit,
-  createThread,
-  pollFor,
-  startServe,
-  type ServeProcess,
-} from './helpers/serve-process.js';
+import { createThread, pollFor, startServe, type ServeProcess } from './helpers/serve-process.js';
 
 const script = () =>
   scenario()
@@ -57,8 +51,7 @@ describe('warden inbox', { timeout: 180_000 }, () => {
 
   it('lists pending approvals across threads and answers them', async (t) => {
     const session = await startCommandSession(t, script());
-    cleanupOnExit(t, session.scratch.home);
-    const serve = await startServe(t, session.dataDir, session.env, { args: ['--stop-agents'] });
+    const serve = await startServe(session.world, session.dataDir, session.env, { args: ['--stop-agents'] });
     const first = await createThread(serve, session.scratch.cwd, '[[first]] Make \x1b[2Jthe first file');
     await pending(serve, 1);
     const second = await createThread(serve, session.scratch.cwd, '[[second]] Make the second file');

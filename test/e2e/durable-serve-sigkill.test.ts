@@ -13,7 +13,6 @@ import { isAlive } from '../../src/transport/exit-watch.js';
 import { signal } from './helpers/sdk-session.js';
 import { startCommandSession } from './helpers/server-command.js';
 import {
-  cleanupOnExit,
   freePort,
   pollFor,
   startServe,
@@ -29,9 +28,8 @@ describe('warden serve SIGKILLed with a late subagent approval pending', { timeo
   it('keeps it pending under its id for the next serve, which answers it over HTTP', async (t) => {
     const rootEnded = signal();
     const session = await startCommandSession(t, backgroundSubagentScenario({ askAfter: rootEnded.promise }));
-    const cleanup = cleanupOnExit(t, session.scratch.home);
     const port = await freePort();
-    const first = await startServe(t, session.dataDir, session.env, { port });
+    const first = await startServe(session.world, session.dataDir, session.env, { port });
     const { threadId, runId: rootRunId } = await createThread(
       first,
       session.scratch.cwd,
@@ -41,14 +39,14 @@ describe('warden serve SIGKILLed with a late subagent approval pending', { timeo
     rootEnded.fire();
     const asked = await pendingApproval(first, 'Read');
     assert.equal(asked.runId, rootRunId, 'the request is routed to the completed run');
-    const cli = await trackedCli(first, threadId, cleanup);
+    const cli = await trackedCli(first, threadId, session.world);
     assert.equal(typeof cli.spoolDir, 'string', 'the CLI runs detached');
     const identity = { pid: cli.pid, startTicks: cli.startTicks };
 
     await first.kill();
     assert.ok(isAlive(identity), 'the CLI outlives the SIGKILLed server');
 
-    const second = await startServe(t, session.dataDir, session.env, { port });
+    const second = await startServe(session.world, session.dataDir, session.env, { port });
     assert.match(second.process.stderr(), /re-attached to 1 agent/);
     const again = await pendingApproval(second, 'Read');
     const answerableAt = Date.now();

@@ -15,22 +15,16 @@ import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../../src/protocol/errors.js';
 import { approvalItems, listThreads } from '../../src/server/views.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { scenario, until } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
-import { startAskingModel } from './helpers/asking-model.js';
+import { askingScript } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
-import { fleetTeardown } from './helpers/fleet-teardown.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
-const HOST = fileURLToPath(new URL('../fixtures/fleet-failover-host.ts', import.meta.url));
+const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));
 const LEASE_MS = 1500;
 
 interface Reported {
@@ -43,17 +37,6 @@ interface Reported {
 type HostProcess = GenericHostProcess<Reported>;
 const startHost = (config: Record<string, unknown>): HostProcess => startHostProcess<Reported>(HOST, config);
 
-/** Polls `probe` until it gives something (at most 60 s; the machine is loaded). */
-async function until<T>(probe: () => T | undefined, what: () => string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function sigkill(host: HostProcess): Promise<void> {
   const exited = once(host.child, 'exit');
   host.child.kill('SIGKILL');
@@ -64,15 +47,11 @@ const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 
 describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, () => {
   it('shows as unreachable once its lease expires; restarted, it re-attaches and a decision from B reaches its CLI', async (t) => {
-    const scratch = createScratch('warden-gone-');
-    const { mock, toolResults } = await startAskingModel('gone.txt');
+    const { script, toolResults } = askingScript('gone.txt');
+    const fleet = await startFleetWorld<HostProcess>(t, { prefix: 'warden-gone-', script });
+    const { scratch, hosts, supervisors } = fleet;
     const url = await freshDatabase(t);
-    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
-    const common = {
-      store: url,
-      claudePath: pinnedClaudePath(),
-      env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-    };
+    const common = { store: url, claudePath: fleet.claudePath, env: fleet.env };
     const configA = {
       ...common,
       hostName: 'host-a',
@@ -140,7 +119,6 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
   });
 
   it('never returns: a send on B adopts the thread once and resumes its conversation from the mirror', async (t) => {
-    const scratch = createScratch('warden-adopt-');
     const secondSawFirst: boolean[] = [];
     const inner = scenario()
       .on('first')
@@ -148,20 +126,17 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
       .on('second')
       .thenAnswer('The word was PELICAN.')
       .build();
-    const mock = await startMockModel({
+    const fleet = await startFleetWorld<HostProcess>(t, {
+      prefix: 'warden-adopt-',
       script: (ctx) => {
         const body = JSON.stringify(ctx.body);
         if (body.includes('[[second]]') && ctx.kind === 'main') secondSawFirst.push(body.includes('PELICAN'));
         return inner(ctx);
       },
     });
+    const { scratch, hosts, supervisors } = fleet;
     const url = await freshDatabase(t);
-    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
-    const common = {
-      store: url,
-      claudePath: pinnedClaudePath(),
-      env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-    };
+    const common = { store: url, claudePath: fleet.claudePath, env: fleet.env };
     const configA = {
       ...common,
       hostName: 'host-a',

@@ -12,12 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 import { ConflictError } from '../../src/protocol/errors.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import { createScratch, offlineClaudeEnv, pinnedClaudePath } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
-import { startAskingModel } from './helpers/asking-model.js';
-import { fleetTeardown } from './helpers/fleet-teardown.js';
+import { askingScript } from './helpers/asking-model.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/fleet-host.ts', import.meta.url));
@@ -36,15 +35,11 @@ const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
 
 describe('a fleet of three hosts, two in their own processes (real CLI)', { timeout: 180_000, skip }, () => {
   it('50 decisions at once from two hosts: one wins, 49 conflict, the CLI on the third gets one answer', async (t) => {
-    const scratch = createScratch('warden-fleet-');
-    const { mock, toolResults } = await startAskingModel('fleet.txt');
+    const { script, toolResults } = askingScript('fleet.txt');
+    const fleet = await startFleetWorld<HostProcess>(t, { prefix: 'warden-fleet-', script });
+    const { scratch, hosts, supervisors } = fleet;
     const url = await freshDatabase(t);
-    const { hosts, supervisors } = fleetTeardown<HostProcess>(t, scratch, mock);
-    const common = {
-      store: url,
-      claudePath: pinnedClaudePath(),
-      env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-    };
+    const common = { store: url, claudePath: fleet.claudePath, env: fleet.env };
     const hostA = startHost({
       ...common,
       hostName: 'host-a',

@@ -8,50 +8,34 @@ import { describe, it } from 'node:test';
 
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import { createScratch, offlineClaudeEnv, pinnedClaudePath } from '../../src/testing/index.js';
+import { startTestWorld, until } from '../../src/testing/index.js';
 import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
-import { startAskingModel } from './helpers/asking-model.js';
+import { askingScript } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
-/** Polls `probe` until it gives something (at most 60 s; the machine is loaded). */
-async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    let found: T | undefined;
-    try {
-      found = probe();
-    } catch {
-      // The server is still coming back.
-    }
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls `probe` until it gives something (a probe that throws means the server is still coming back). */
+const untilBack = <T>(probe: () => T | undefined, what: string): Promise<T> =>
+  until(probe, { what, retryErrors: true });
 
 const skip = postgresBinDir() === undefined ? 'no PostgreSQL server binaries to restart' : false;
 
 describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, skip }, () => {
   it('a pending approval stays answerable, its decision reaches the CLI once, no event lost or repeated', async (t) => {
-    const scratch = createScratch('warden-pg-restart-');
-    const { mock, toolResults } = await startAskingModel('restarted.txt');
+    const { script, toolResults } = askingScript('restarted.txt');
+    const world = await startTestWorld(t, { prefix: 'warden-pg-restart-', script });
+    const { scratch } = world;
     const cluster = await startThrowawayCluster();
+    world.defer(() => cluster.stop());
     const url = await cluster.createDatabase();
     const sups: Supervisor[] = [];
-    t.after(async () => {
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+    world.defer(async () => {
       for (const sup of sups) await sup.close({ stopAgents: true }).catch(() => undefined);
-      await mock.close();
-      await cluster.stop();
-      await waitForNoProcess(scratch.home);
-      scratch.cleanup();
     });
-    const common = {
-      store: url,
-      claudePath: pinnedClaudePath(),
-      env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
-    };
+    world.defer(() => {
+      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+    });
+    const common = { store: url, claudePath: world.claudePath, env: world.env };
     const hostA = await Supervisor.open({
       ...common,
       dataDir: join(scratch.dir, 'data-a'),
@@ -66,7 +50,7 @@ describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, sk
     sups.push(hostB);
     const thread = await hostA.createThread({ cwd: scratch.cwd, mode: 'supervised' });
     await hostA.send(thread.id, '[[ask]] make a file');
-    const approval = await until(
+    const approval = await untilBack(
       () => hostB.listApprovals({ status: 'pending' })[0],
       'the approval never showed on B',
     );
@@ -74,18 +58,18 @@ describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, sk
     await cluster.restart();
 
     // Both hosts reconnect on their next call; the approval is still pending and answerable from B.
-    const pending = await until(
+    const pending = await untilBack(
       () => (hostB.getApproval(approval.id).status === 'pending' ? true : undefined),
       'B never read the log again',
     );
     assert.equal(pending, true);
-    await until(
+    await untilBack(
       () => (hostA.getApproval(approval.id).status === 'pending' ? true : undefined),
       'A never read the log again',
     );
     const decided = await hostB.decide(approval.id, { behavior: 'allow' });
     assert.equal(decided.status, 'allowed');
-    const run = await until(() => {
+    const run = await untilBack(() => {
       const found = hostA.getThread(thread.id).runs[0];
       return found?.status === 'completed' ? found : undefined;
     }, "A's run never completed");

@@ -9,17 +9,10 @@ import { describe, it, type TestContext } from 'node:test';
 import type { FleetHostOptions } from '../../src/store/host-registry.js';
 import { createServer } from '../../src/server/index.js';
 import { Supervisor, type RunRecord } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-  type Scratch,
-} from '../../src/testing/index.js';
+import { scenario, type Scratch } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
-import { fleetTeardown } from './helpers/fleet-teardown.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 interface Fleet {
@@ -33,7 +26,6 @@ interface Fleet {
 }
 
 async function startFleet(t: TestContext): Promise<Fleet> {
-  const scratch = createScratch('warden-fleet-cmd-');
   const texts: { text: string; at: number }[] = [];
   const wakers: (() => void)[] = [];
   const inner = scenario()
@@ -41,7 +33,8 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     .callTool('Bash', { command: 'touch remote.txt', description: 'Create a file' })
     .thenAnswer('The file is there.')
     .build();
-  const mock = await startMockModel({
+  const fleet = await startFleetWorld(t, {
+    prefix: 'warden-fleet-cmd-',
     script: (ctx) => {
       if (ctx.kind === 'main') {
         texts.push({ text: ctx.lastUserText, at: performance.now() });
@@ -51,7 +44,7 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     },
   });
   const url = await freshDatabase(t);
-  const opened = fleetTeardown(t, scratch, mock).supervisors;
+  const { scratch, supervisors: opened } = fleet;
   return {
     scratch,
     url,
@@ -68,8 +61,8 @@ async function startFleet(t: TestContext): Promise<Fleet> {
         dataDir: join(scratch.dir, `data-${name}`),
         store: url,
         host: { name, ...host },
-        claudePath: pinnedClaudePath(),
-        env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+        claudePath: fleet.claudePath,
+        env: fleet.env,
       });
       opened.push(sup);
       return sup;

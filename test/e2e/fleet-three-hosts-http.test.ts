@@ -21,7 +21,6 @@ import { freshDatabase, testCluster } from '../helpers/store-backends.js';
 import { signal } from './helpers/sdk-session.js';
 import { startCommandSession, type CommandSession } from './helpers/server-command.js';
 import {
-  cleanupOnExit,
   pendingApproval,
   pollFor,
   runCompleted,
@@ -93,11 +92,10 @@ async function startFleet(t: TestContext, subagentMayAsk: Promise<void>): Promis
     .build();
   const { script, log } = watchToolResults(asking);
   const session = await startCommandSession(t, script);
-  const cleanup = cleanupOnExit(t, session.scratch.home);
   const storeUrl = await freshDatabase(t);
   const started = await Promise.all(
     HOST_NAMES.map((name) =>
-      startServe(t, join(session.scratch.dir, `data-${name}`), session.env, {
+      startServe(session.world, join(session.scratch.dir, `data-${name}`), session.env, {
         args: ['--store', storeUrl, '--host-name', name, '--stop-agents'],
       }),
     ),
@@ -112,7 +110,7 @@ async function startFleet(t: TestContext, subagentMayAsk: Promise<void>): Promis
     [...HOST_NAMES],
     'the three hosts registered in the fleet',
   );
-  return { session, hosts: [a, b, c], storeUrl, tools: log, track: (pid) => cleanup.track(pid) };
+  return { session, hosts: [a, b, c], storeUrl, tools: log, track: (pid) => session.world.track(pid) };
 }
 
 /** A WebSocket client on every host, replaying from the start of the log; resolves once each is live. */

@@ -11,17 +11,10 @@ import { describe, it, type TestContext } from 'node:test';
 import { ConflictError } from '../../src/index.js';
 import type { FleetHostOptions } from '../../src/store/host-registry.js';
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-  type Scratch,
-} from '../../src/testing/index.js';
+import { scenario, type Scratch } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
-import { fleetTeardown } from './helpers/fleet-teardown.js';
+import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForEvent, waitForNoProcess } from './helpers/supervisor-session.js';
 
 type Requested = Extract<StoredEvent, { type: 'approval.requested' }>;
@@ -37,7 +30,6 @@ interface Fleet {
 }
 
 async function startFleet(t: TestContext): Promise<Fleet> {
-  const scratch = createScratch('warden-fleet-');
   let toolResultRequests = 0;
   const toolResultAt: number[] = [];
   const toolResultWaiters: (() => void)[] = [];
@@ -50,7 +42,8 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     .callTool('Bash', { command: 'touch fleet.txt', description: 'Create the second file' })
     .thenAnswer('The file is there.')
     .build();
-  const mock = await startMockModel({
+  const fleet = await startFleetWorld(t, {
+    prefix: 'warden-fleet-',
     script: (ctx) => {
       if (JSON.stringify(ctx.body).includes('"tool_result"')) {
         toolResultRequests += 1;
@@ -61,7 +54,7 @@ async function startFleet(t: TestContext): Promise<Fleet> {
     },
   });
   const url = await freshDatabase(t);
-  const opened = fleetTeardown(t, scratch, mock).supervisors;
+  const { scratch, supervisors: opened } = fleet;
   return {
     scratch,
     url,
@@ -75,8 +68,8 @@ async function startFleet(t: TestContext): Promise<Fleet> {
         dataDir: join(scratch.dir, `data-${name}`),
         store: url,
         host: { name, ...host },
-        claudePath: pinnedClaudePath(),
-        env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+        claudePath: fleet.claudePath,
+        env: fleet.env,
       });
       opened.push(sup);
       return sup;

@@ -15,12 +15,7 @@ import {
   processesUsingHome,
   startSdkSession,
 } from './helpers/sdk-session.js';
-
-async function untilNoProcess(home: string): Promise<void> {
-  // close() escalates (stdin EOF, then signals); wait for the CLI to be gone rather than sleeping blindly.
-  for (let i = 0; i < 400 && processesUsingHome(home).length > 0; i++)
-    await new Promise((r) => setTimeout(r, 25));
-}
+import { waitForNoProcess } from './helpers/supervisor-session.js';
 
 describe('startup(): a warm query', { timeout: 120_000 }, () => {
   it('initializes before the prompt; query(string) runs the turn and the query ends by itself', async (t) => {
@@ -65,12 +60,12 @@ describe('startup(): a warm query', { timeout: 120_000 }, () => {
     const warm = await startup({ options: session.options });
     warm.close();
     assert.throws(() => warm.query('too late'), TypeError);
-    await untilNoProcess(session.scratch.home);
+    await waitForNoProcess(session.scratch.home);
     assertNoProcessLeft(session);
 
     const disposable = await startup({ options: session.options });
     await disposable[Symbol.asyncDispose]();
-    await untilNoProcess(session.scratch.home);
+    await waitForNoProcess(session.scratch.home);
     assertNoProcessLeft(session);
     assert.equal(session.mock.requests.filter((r) => r.kind === 'main').length, 0);
   });
@@ -95,7 +90,7 @@ describe('startup(): a warm query', { timeout: 120_000 }, () => {
       },
     );
     assert.ok(Date.now() - startedAt < 5000);
-    await untilNoProcess(session.scratch.home);
+    await waitForNoProcess(session.scratch.home);
     assertNoProcessLeft(session);
   });
 

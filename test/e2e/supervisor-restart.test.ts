@@ -4,19 +4,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  scenario,
-  startMockModel,
-} from '../../src/testing/index.js';
+import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
 import {
   allEvents,
@@ -39,7 +32,6 @@ interface Reported {
 
 describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_000 }, () => {
   it('recovers the states from the log and continues the conversation', async (t) => {
-    const scratch = createScratch('warden-sup-');
     const resumedBodies: string[] = [];
     const inner = scenario()
       .on('ask')
@@ -48,17 +40,17 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       .on('after')
       .thenAnswer((ctx) => (ctx.firstUserText.includes('[[ask]]') ? 'Resumed with history.' : 'No history.'))
       .build();
-    const mock = await startMockModel({
+    const world = await startTestWorld(t, {
+      prefix: 'warden-sup-',
       script: (ctx) => {
         if (ctx.lastUserText.includes('[[after]]')) resumedBodies.push(JSON.stringify(ctx.body));
         return inner(ctx);
       },
     });
-    const dataDir = join(scratch.dir, 'data');
-    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
+    const { scratch, dataDir, env } = world;
     const config = {
       dataDir,
-      claudePath: pinnedClaudePath(),
+      claudePath: world.claudePath,
       env,
       cwd: scratch.cwd,
       prompt: '[[ask]] make a file',
@@ -69,14 +61,12 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     const stderr: string[] = [];
     host.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     const state: { sup?: Supervisor } = {};
-    t.after(async () => {
+    world.defer(() => state.sup?.close({ stopAgents: true }));
+    world.defer(() => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
       for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-      await state.sup?.close({ stopAgents: true });
-      await mock.close();
-      await waitForNoProcess(scratch.home);
-      scratch.cleanup();
     });
+    world.track(host.pid);
 
     // Every line the host writes is kept until it dies, not only those before `ready`: an event it
     // commits just after the approval (the CLI's frames are not ordered against the request) is one it
@@ -115,7 +105,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     await waitForNoProcess(scratch.home);
     assertNoProcessLeft(scratch.home);
 
-    const sup = await Supervisor.open({ dataDir, claudePath: pinnedClaudePath(), env });
+    const sup = await Supervisor.open({ dataDir, claudePath: world.claudePath, env });
     state.sup = sup;
     assert.deepEqual(sup.recovered, {
       threads: 1,

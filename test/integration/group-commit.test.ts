@@ -19,6 +19,7 @@ import { createServer } from '../../src/server/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { walSync } from '../../src/store/wal-barrier.js';
 import { DATABASE_FILE, type Supervisor } from '../../src/supervisor/index.js';
+import { until } from '../../src/testing/index.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 
 const realSync = walSync.sync;
@@ -26,13 +27,8 @@ const HOST = fileURLToPath(new URL('../fixtures/group-commit-host.ts', import.me
 const BOUND_MS = 20_000;
 
 /** Polls `check` until it holds (bounded: a hang fails the test, the machine's load does not). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + BOUND_MS;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const untilBounded = (check: () => boolean, what: string): Promise<true> =>
+  until(check, { what, timeoutMs: BOUND_MS, intervalMs: 5 });
 
 /** A few turns of the event loop: time for anything already able to run to run. */
 async function turns(count = 20): Promise<void> {
@@ -98,16 +94,16 @@ describe('group commit: nothing is acknowledged before it is on disk', () => {
     const { decide } = await serverFor(t, sup, dataDir);
     const { fake } = await startTurn(sup, made, thread.id, 'run the checks');
     const asks = Array.from({ length: 10 }, (_, i) => fake.ask('Bash', { command: `make check-${i}` }));
-    await until(() => pendingIds(sup, thread.id).length === 10, 'ten approvals are pending');
+    await untilBounded(() => pendingIds(sup, thread.id).length === 10, 'ten approvals are pending');
     const ids = pendingIds(sup, thread.id);
     const answers = asks.map((ask) => watch<PermissionResult>(ask.result));
     // Every approval.requested is on disk and shown; from here the fsync waits at the gate.
-    await until(() => visibleRequests(sup, thread.id) === 10, 'the requests are visible');
+    await untilBounded(() => visibleRequests(sup, thread.id) === 10, 'the requests are visible');
     const seqBefore = sup.lastSeq();
     const syncs = gateSyncs();
 
     const replies = ids.map((id) => watch(decide(id)));
-    await until(
+    await untilBounded(
       () => ids.every((id) => sup.getApproval(id).status === 'allowed'),
       'all ten decisions are committed',
     );
@@ -123,9 +119,9 @@ describe('group commit: nothing is acknowledged before it is on disk', () => {
     );
 
     syncs.release();
-    await until(() => replies.every((reply) => reply.done), 'every decision is answered');
+    await untilBounded(() => replies.every((reply) => reply.done), 'every decision is answered');
     for (const reply of replies) assert.equal(reply.value?.status, 200);
-    await until(() => answers.every((answer) => answer.done), 'the CLI has every answer');
+    await untilBounded(() => answers.every((answer) => answer.done), 'the CLI has every answer');
     for (const answer of answers) assert.equal(answer.value?.behavior, 'allow');
     assert.equal(syncs.calls(), 2, 'ten decisions, two fsyncs');
     assert.equal(
@@ -140,10 +136,10 @@ describe('group commit: nothing is acknowledged before it is on disk', () => {
     const { fake } = await startTurn(sup, made, thread.id, 'deploy');
     const ask = fake.ask('Bash', { command: 'make deploy' });
     const answer = watch(ask.result);
-    await until(() => pendingIds(sup, thread.id).length === 1, 'the approval is pending');
+    await untilBounded(() => pendingIds(sup, thread.id).length === 1, 'the approval is pending');
     const [approvalId] = pendingIds(sup, thread.id);
     assert.ok(approvalId !== undefined);
-    await until(() => visibleRequests(sup, thread.id) === 1, 'the request is visible');
+    await untilBounded(() => visibleRequests(sup, thread.id) === 1, 'the request is visible');
     const seqBefore = sup.lastSeq();
     const syncs = gateSyncs(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     syncs.release();
@@ -164,7 +160,7 @@ describe('group commit: nothing is acknowledged before it is on disk', () => {
     assert.equal(answer.done, false);
     // The CLI withdraws its request (or dies): the waiting call ends with an answer nobody reads.
     ask.withdraw();
-    await until(() => answer.done, 'the withdrawn request ends');
+    await untilBounded(() => answer.done, 'the withdrawn request ends');
   });
 
   it('a host SIGKILLed right after a 200 has the decision on disk', async (t) => {

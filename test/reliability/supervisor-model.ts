@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import type { PermissionResult } from '../../src/protocol/control.js';
 import { Supervisor, type SupervisorOptions, type ThreadMode } from '../../src/supervisor/index.js';
+import { poll } from '../../src/testing/index.js';
 import { frames, type FakeQuery } from '../fixtures/supervisor-fake-query.js';
 import type { StoreBackend } from '../helpers/store-backends.js';
 
@@ -233,10 +234,5 @@ export { frames };
 
 /** Polls `condition` (every few ms) until it holds or `timeoutMs` passes; orders nothing. */
 export async function until(condition: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return true;
+  return (await poll(condition, { timeoutMs, intervalMs: 2 })) === true;
 }

@@ -1,23 +1,12 @@
 // A real Warden for browser tests: the mock model running a script, a Supervisor driving the pinned
-// Claude Code CLI offline, and the HTTP/WebSocket server serving web/ on 127.0.0.1. Teardown (in t.after)
-// closes all of it and checks that no CLI process this test started is left.
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
+// Claude Code CLI offline, and the HTTP/WebSocket server serving web/ on 127.0.0.1, in a test world. Its
+// teardown closes all of it and fails the test when a CLI process this test started is left running.
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { createServer, SessionRegistry, type WardenServer } from '../../../src/server/index.js';
 import { Supervisor, type SupervisorEvent } from '../../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-  type MockModel,
-  type MockScript,
-  type Scratch,
-} from '../../../src/testing/index.js';
-import { processesUsingHome } from '../../e2e/helpers/sdk-session.js';
+import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
 
 const CLI_EXIT_MS = 10_000;
 
@@ -51,36 +40,25 @@ export async function startWarden(
   buildScript: (scratch: Scratch) => MockScript,
   { idleParkMs, fleet }: { idleParkMs?: number; fleet?: { store: string; hostName: string } } = {},
 ): Promise<Warden> {
-  const scratch = createScratch();
-  const dataDir = join(scratch.dir, 'data');
-  const abort = new AbortController();
-  const parts: { mock?: MockModel; supervisor?: Supervisor; server?: WardenServer } = {};
-  const first: (() => Promise<void>)[] = [];
-  t.after(async () => {
-    abort.abort();
-    try {
-      for (const fn of first.reverse()) await fn();
-      await parts.server?.close();
-      await parts.supervisor?.close({ stopAgents: true });
-      await parts.mock?.close();
-      // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more
-      // to exit after its stdin closes and the SIGTERM. Wait for that (bounded), then assert.
-      await until(() => processesUsingHome(scratch.home).length === 0, CLI_EXIT_MS);
-      assert.deepEqual(processesUsingHome(scratch.home), [], 'no CLI process is left running');
-    } finally {
-      scratch.cleanup();
-    }
+  // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more to exit
+  // after its stdin closes and the SIGTERM: the world waits for that (bounded), then fails on what is left.
+  const world = await startTestWorld(t, {
+    scriptFor: buildScript,
+    exitGraceMs: CLI_EXIT_MS,
+    failOnLeftover: true,
   });
-  const mock = await startMockModel({ script: buildScript(scratch) });
-  parts.mock = mock;
+  const { scratch, mock, dataDir } = world;
+  const abort = new AbortController();
+  const parts: { server?: WardenServer } = {};
   const supervisor = await Supervisor.open({
     dataDir,
-    claudePath: pinnedClaudePath(),
-    env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir }),
+    claudePath: world.claudePath,
+    env: world.env,
     ...(idleParkMs === undefined ? {} : { idleParkMs }),
     ...(fleet === undefined ? {} : { store: fleet.store, host: { name: fleet.hostName } }),
   });
-  parts.supervisor = supervisor;
+  world.defer(() => supervisor.close({ stopAgents: true }));
+  world.defer(() => parts.server?.close());
   // One registry for every server object of this test: a restarted server keeps the browser signed in,
   // as the page would be after a network blip (a restarted process would sign it out).
   const sessions = new SessionRegistry();
@@ -95,6 +73,8 @@ export async function startWarden(
       onError: () => {},
     });
   parts.server = await serve();
+  // Runs first at teardown: nothing waits on the supervisor's events any longer.
+  world.defer(() => abort.abort());
 
   const warden: Warden = {
     mock,
@@ -102,7 +82,7 @@ export async function startWarden(
     supervisor,
     dataDir,
     server: parts.server,
-    beforeClose: (fn) => first.push(fn),
+    beforeClose: (fn) => world.defer(fn),
     async restartServer(between) {
       const port = warden.server.port;
       await warden.server.close();
@@ -116,10 +96,4 @@ export async function startWarden(
     },
   };
   return warden;
-}
-
-/** Polls `condition` every 50 ms until it holds or `ms` pass (then the caller's assertion reports it). */
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }

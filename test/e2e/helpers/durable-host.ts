@@ -1,29 +1,17 @@
 // Driving host processes for the durable-session tests: each runs test/fixtures/supervisor-durable-host.ts
 // on a shared dataDir and reports JSON lines; the test waits on those lines, kills the host with SIGKILL
-// (or asks it to close), and opens the next one. Every CLI a host started is remembered, so a test can
-// SIGKILL their process groups whatever happens (no detached CLI may outlive a test).
+// (or asks it to close), and opens the next one. Every CLI a host started is tracked by the test world, so
+// their process groups are SIGKILLed whatever happens (no detached CLI may outlive a test).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import type { StoredEvent, Supervisor } from '../../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-  type MockModel,
-  type MockScript,
-  type Scratch,
-} from '../../../src/testing/index.js';
-import { signalGroup } from '../../../src/transport/process-tree.js';
-import { processesUsingHome } from './sdk-session.js';
-import { waitForNoProcess } from './supervisor-session.js';
+import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
 
 const HOST = fileURLToPath(new URL('../../fixtures/supervisor-durable-host.ts', import.meta.url));
 
@@ -62,7 +50,8 @@ export class DurableHost {
   readonly #waiters = new Set<() => void>();
   #ended = false;
 
-  constructor(config: HostConfig, cliPids: Set<number>) {
+  /** `onCli` hears of every CLI the host starts (session.process_started). */
+  constructor(config: HostConfig, onCli: (pid: number) => void) {
     this.child = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(config)], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -72,7 +61,7 @@ export class DurableHost {
     void (async () => {
       for await (const text of createInterface({ input })) {
         const line = JSON.parse(text) as HostLine;
-        if (line.event?.type === 'session.process_started') cliPids.add(Number(line.event.data.pid));
+        if (line.event?.type === 'session.process_started') onCli(Number(line.event.data.pid));
         this.lines.push(line);
         this.#wake();
       }
@@ -161,27 +150,6 @@ function readStat(pid: number): string {
   }
 }
 
-/**
- * Last-resort cleanup: SIGKILL the process group of every CLI the hosts recorded, every process still
- * using the scratch HOME, and the hosts themselves.
- */
-export function killEverything(
-  hosts: readonly DurableHost[],
-  cliPids: ReadonlySet<number>,
-  home: string,
-): void {
-  for (const host of hosts)
-    if (host.child.exitCode === null && host.child.signalCode === null) host.child.kill('SIGKILL');
-  for (const pid of cliPids) signalGroup(pid, 'SIGKILL');
-  for (const pid of processesUsingHome(home)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-}
-
 /** What a durable-session test works with: one data dir, the mock model, host processes, a supervisor. */
 export interface DurableScene {
   readonly scratch: Scratch;
@@ -197,42 +165,38 @@ export interface DurableScene {
 }
 
 /**
- * A scratch dir, the mock model answering `script(scratch)`, and the cleanup every durable test needs: the
- * test's own supervisor closed with stopAgents, then every host and recorded CLI group SIGKILLed, and the
- * end awaited, so no detached CLI outlives the test even when it fails.
+ * A test world whose mock answers `script(scratch)`, and the cleanup every durable test needs: the test's
+ * own supervisor closed with stopAgents, then every host and recorded CLI group SIGKILLed (the world's
+ * tracked processes), and the end awaited, so no detached CLI outlives the test even when it fails.
  */
 export async function openDurableScene(
   t: TestContext,
   script: (scratch: Scratch) => MockScript,
   { noProcessWaitMs }: { noProcessWaitMs?: number } = {},
 ): Promise<DurableScene> {
-  const scratch = createScratch('warden-durable-');
-  const mock = await startMockModel({ script: script(scratch) });
-  const dataDir = join(scratch.dir, 'data');
-  const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir });
-  const hosts: DurableHost[] = [];
+  const world = await startTestWorld(t, {
+    prefix: 'warden-durable-',
+    scriptFor: script,
+    ...(noProcessWaitMs === undefined ? {} : { exitGraceMs: noProcessWaitMs }),
+  });
+  const { scratch, mock, dataDir } = world;
+  const cliPids = new Set<number>();
   const scene: DurableScene = {
     scratch,
     mock,
     dataDir,
-    config: { dataDir, claudePath: pinnedClaudePath(), env },
-    cliPids: new Set(),
+    config: { dataDir, claudePath: world.claudePath, env: world.env },
+    cliPids,
     sup: undefined,
     host: (extra = {}) => {
-      const host = new DurableHost({ ...scene.config, ...extra }, scene.cliPids);
-      hosts.push(host);
+      const host = new DurableHost({ ...scene.config, ...extra }, (pid) => {
+        cliPids.add(pid);
+        world.track(pid);
+      });
+      world.track(host.child.pid);
       return host;
     },
   };
-  t.after(async () => {
-    try {
-      await scene.sup?.close({ stopAgents: true });
-    } finally {
-      killEverything(hosts, scene.cliPids, scratch.home);
-      await mock.close();
-      await waitForNoProcess(scratch.home, noProcessWaitMs);
-      scratch.cleanup();
-    }
-  });
+  world.defer(() => scene.sup?.close({ stopAgents: true }));
   return scene;
 }

@@ -1,13 +1,9 @@
-// One offline CLI session for a test: a scratch HOME/TMPDIR/cwd, a mock model running the given script, and
-// the pinned real CLI pointed at it. Everything is torn down in one t.after hook, CLI first.
+// One offline CLI session for a test: the test world (scratch HOME/TMPDIR/cwd, a mock model running the
+// given script) and the pinned real CLI pointed at it. The world's teardown stops the CLI first, then the
+// mock, then checks that no process is left and removes the files.
 import type { TestContext } from 'node:test';
 
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-} from '../../../src/testing/index.js';
+import { startTestWorld } from '../../../src/testing/index.js';
 import type { MockModel, MockScript, Scratch } from '../../../src/testing/index.js';
 import { spawnCli } from './cli-process.js';
 import type { CliProcess } from './cli-process.js';
@@ -27,29 +23,13 @@ export interface OfflineCliOptions {
 }
 
 export async function startOfflineCli(t: TestContext, options: OfflineCliOptions): Promise<OfflineCli> {
-  const scratch = createScratch();
-  const started: { mock?: MockModel; cli?: CliProcess } = {};
-  // One hook, so the order is fixed: the CLI goes first, then the mock, then the files.
-  t.after(async () => {
-    try {
-      await started.cli?.stop();
-    } finally {
-      try {
-        await started.mock?.close();
-      } finally {
-        scratch.cleanup();
-      }
-    }
+  const world = await startTestWorld(t, {
+    script: options.script,
+    env: { CLAUDE_CODE_SDK_READS_SESSION_STATE: '1', ...options.env },
   });
-  const mock = await startMockModel({ script: options.script });
-  started.mock = mock;
-  const env = offlineClaudeEnv({
-    mockUrl: mock.url,
-    home: scratch.home,
-    tmpdir: scratch.tmpdir,
-    extra: { CLAUDE_CODE_SDK_READS_SESSION_STATE: '1', ...options.env },
-  });
-  const cli = spawnCli({ executable: pinnedClaudePath(), cwd: scratch.cwd, env, args: options.args ?? [] });
-  started.cli = cli;
-  return { cli, mock, scratch };
+  const { scratch, env, claudePath } = world;
+  const cli = spawnCli({ executable: claudePath, cwd: scratch.cwd, env, args: options.args ?? [] });
+  world.track(cli.pid);
+  world.defer(() => cli.stop());
+  return { cli, mock: world.mock, scratch };
 }

@@ -1,20 +1,14 @@
-// One offline query() setup for SDK tests: a scratch HOME/TMPDIR/cwd, the mock model running a script,
-// and Options that point the pinned real CLI at it. Teardown (in t.after) checks that no process whose
-// environment names this test's HOME is left running.
+// One offline query() setup for SDK tests: the test world (a scratch HOME/TMPDIR/cwd, the mock model running
+// a script) and Options that point the pinned real CLI at it. The world's teardown checks that no process
+// whose environment names this test's HOME is left running (killing any first).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { TestContext } from 'node:test';
 
 import type { Options, Query, SDKMessage, WardenError } from '../../../src/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-  type MockModel,
-  type MockScript,
-  type Scratch,
-} from '../../../src/testing/index.js';
+import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
+import { processesUsingHome } from '../../../src/testing/world-processes.js';
+
+export { processesUsingHome };
 
 export interface SdkSession {
   readonly mock: MockModel;
@@ -30,43 +24,15 @@ export async function startSdkSession(
   script: MockScript,
   env: Record<string, string | undefined> = {},
 ): Promise<SdkSession> {
-  const scratch = createScratch();
-  const started: { mock?: MockModel } = {};
-  t.after(async () => {
-    try {
-      await started.mock?.close();
-    } finally {
-      scratch.cleanup();
-    }
-  });
-  const mock = await startMockModel({ script });
-  started.mock = mock;
+  const world = await startTestWorld(t, { script, env });
   const warnings: WardenError[] = [];
   const options: Options = {
-    cwd: scratch.cwd,
-    pathToClaudeCodeExecutable: pinnedClaudePath(),
-    env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir, extra: env }),
+    cwd: world.scratch.cwd,
+    pathToClaudeCodeExecutable: world.claudePath,
+    env: world.env,
     onWarning: (warning) => warnings.push(warning),
   };
-  return { mock, scratch, options, warnings };
-}
-
-/** Pids of live processes whose environment has HOME set to this home: the CLI and anything it started. */
-export function processesUsingHome(home: string): number[] {
-  const needle = `HOME=${home}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // A zombie has exited; its parent has not reaped it yet.
-      if (/^\d+ \(.*\) Z/.test(status)) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked, or is not ours to read.
-    }
-  }
-  return pids;
+  return { mock: world.mock, scratch: world.scratch, options, warnings };
 }
 
 export function assertNoProcessLeft(session: SdkSession): void {

@@ -1,14 +1,11 @@
 // A real `warden serve` child process on a data dir, with its API reachable by the token file, for tests
-// that kill and restart the server. Teardown (registered by the caller's `t`) SIGKILLs the server if it
-// is still running and the process group of every CLI recorded with `track`, even when the test failed.
+// that kill and restart the server. The test world's teardown SIGKILLs the server if it is still running
+// and the process group of every CLI recorded with `world.track` (trackedCli), even when the test failed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
-
-import { signalGroup } from '../../../src/transport/process-tree.js';
-import { processesUsingHome } from './sdk-session.js';
+import { until, type TestWorld } from '../../../src/testing/index.js';
 import { spawnWarden, type WardenProcess } from './server-command.js';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -26,15 +23,8 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Kills, at teardown, what a test started: call once per test, then `track` each CLI pid. */
-export function cleanupOnExit(t: TestContext, home: string): { track(pid: number): void } {
-  const groups = new Set<number>();
-  t.after(() => {
-    for (const pid of groups) signalGroup(pid, 'SIGKILL');
-    for (const pid of processesUsingHome(home)) process.kill(pid, 'SIGKILL');
-  });
-  return { track: (pid) => groups.add(pid) };
-}
+/** What a served test needs of its world: processes to end at teardown. */
+export type ServeWorld = Pick<TestWorld, 'track' | 'defer'>;
 
 /** A port that was free a moment ago, so a restarted server can listen where the page expects it. */
 export async function freePort(): Promise<number> {
@@ -47,7 +37,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startServe(
-  t: TestContext,
+  world: ServeWorld,
   dataDir: string,
   env: Record<string, string>,
   options: { port?: number; args?: string[] } = {},
@@ -55,7 +45,8 @@ export async function startServe(
   const spawnedAt = Date.now();
   const args = ['serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, ...(options.args ?? [])];
   const child = spawnWarden(args, env);
-  t.after(() => {
+  world.track(child.child.pid);
+  world.defer(() => {
     if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
   });
   await child.waitFor('stdout', /Press Ctrl-C to stop\./);
@@ -87,13 +78,8 @@ export async function startServe(
 }
 
 /** Polls `read` every 50 ms until it returns a value (not undefined); fails after `ms`. */
-export async function pollFor<T>(what: string, read: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not within ${ms} ms`);
+export function pollFor<T>(what: string, read: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  return until(read, { what, timeoutMs: ms, intervalMs: 50 });
 }
 
 /** Every event of a thread, over the API (paged). */
@@ -137,10 +123,10 @@ export function pendingApproval(serve: ServeProcess, toolName?: string): Promise
 export async function trackedCli(
   serve: ServeProcess,
   threadId: string,
-  cleanup: { track(pid: number): void },
+  world: Pick<TestWorld, 'track'>,
 ): Promise<{ pid: number; startTicks: number; spoolDir: unknown }> {
   const { thread } = await serve.api(`/api/threads/${threadId}`);
   const cli = thread.cliProcess as Json;
-  cleanup.track(cli.pid as number);
+  world.track(cli.pid as number);
   return { pid: cli.pid as number, startTicks: cli.startTime as number, spoolDir: cli.spoolDir };
 }

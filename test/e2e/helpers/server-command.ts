@@ -7,15 +7,12 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
+  startTestWorld,
   type MockModel,
   type MockScript,
   type Scratch,
+  type TestWorld,
 } from '../../../src/testing/index.js';
-import { waitForNoProcess } from './supervisor-session.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(REPO_ROOT, 'src', 'cli', 'main.ts');
@@ -26,30 +23,17 @@ export interface CommandSession {
   readonly dataDir: string;
   /** The offline environment for the command (and the CLI it starts). */
   readonly env: Record<string, string>;
+  /** The world behind it, to track the processes a test starts. */
+  readonly world: TestWorld;
 }
 
 export async function startCommandSession(t: TestContext, script?: MockScript): Promise<CommandSession> {
-  const scratch = createScratch('warden-cmd-');
-  const started: { mock?: MockModel } = {};
-  t.after(async () => {
-    try {
-      await started.mock?.close();
-      await waitForNoProcess(scratch.home);
-    } finally {
-      scratch.cleanup();
-    }
+  const world = await startTestWorld(t, {
+    prefix: 'warden-cmd-',
+    ...(script === undefined ? {} : { script }),
   });
-  const mock = script === undefined ? undefined : await startMockModel({ script });
-  if (mock !== undefined) started.mock = mock;
-  const env = {
-    ...offlineClaudeEnv({
-      mockUrl: mock?.url ?? 'http://127.0.0.1:9',
-      home: scratch.home,
-      tmpdir: scratch.tmpdir,
-    }),
-    CLAUDE_CODE_EXECUTABLE: pinnedClaudePath(),
-  };
-  return { scratch, mock, dataDir: join(scratch.dir, 'data'), env };
+  const env = { ...world.env, CLAUDE_CODE_EXECUTABLE: world.claudePath };
+  return { scratch: world.scratch, mock: world.mock, dataDir: world.dataDir, env, world };
 }
 
 export interface WardenProcess {

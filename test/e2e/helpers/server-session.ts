@@ -1,8 +1,8 @@
-// A real Supervisor behind a real server on 127.0.0.1, for the API tests: a scratch HOME/TMPDIR/cwd, the
-// data directory inside it, and — when a script is given — the mock model driving the pinned CLI. Plus a
+// A real Supervisor behind a real server on 127.0.0.1, for the API tests, in a test world: a scratch
+// HOME/TMPDIR/cwd, the data directory inside it, and — when a script is given — the mock model driving the
+// pinned CLI. Plus a
 // small HTTP client that sends the token, and a WebSocket client that collects messages and its close.
 import type { TestContext } from 'node:test';
-import { join } from 'node:path';
 
 import WebSocket from 'ws';
 
@@ -13,16 +13,7 @@ import {
   type WardenServer,
 } from '../../../src/server/index.js';
 import { Supervisor, type StoredEvent } from '../../../src/supervisor/index.js';
-import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
-  type MockModel,
-  type MockScript,
-  type Scratch,
-} from '../../../src/testing/index.js';
-import { waitForNoProcess } from './supervisor-session.js';
+import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
 
 export interface ServerSession {
   readonly sup: Supervisor;
@@ -51,39 +42,25 @@ export async function startServerSession(
   t: TestContext,
   options: { script?: MockScript; server?: Partial<ServerOptions> } = {},
 ): Promise<ServerSession> {
-  const scratch = createScratch('warden-srv-');
-  const started: { mock?: MockModel; sup?: Supervisor; server?: WardenServer } = {};
-  t.after(async () => {
-    try {
-      await started.server?.close();
-      await started.sup?.close({ stopAgents: true });
-      await started.mock?.close();
-      await waitForNoProcess(scratch.home);
-    } finally {
-      scratch.cleanup();
-    }
+  const world = await startTestWorld(t, {
+    prefix: 'warden-srv-',
+    ...(options.script === undefined ? {} : { script: options.script }),
   });
-  const mock = options.script === undefined ? undefined : await startMockModel({ script: options.script });
-  if (mock !== undefined) started.mock = mock;
-  const dataDir = join(scratch.dir, 'data');
+  const { scratch, mock, dataDir } = world;
   const sup = await Supervisor.open({
     dataDir,
-    claudePath: pinnedClaudePath(),
-    env: offlineClaudeEnv({
-      mockUrl: mock?.url ?? 'http://127.0.0.1:9',
-      home: scratch.home,
-      tmpdir: scratch.tmpdir,
-    }),
+    claudePath: world.claudePath,
+    env: world.env,
     onWarning: () => undefined,
   });
-  started.sup = sup;
+  world.defer(() => sup.close({ stopAgents: true }));
   const server = await createServer({
     supervisor: sup,
     dataDir,
     onError: () => undefined,
     ...options.server,
   });
-  started.server = server;
+  world.defer(() => server.close());
 
   const api: ServerSession['api'] = async (path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };

@@ -1,5 +1,5 @@
-// One offline Supervisor for e2e tests: a scratch HOME/TMPDIR/cwd, a dataDir inside it, the mock model
-// running a script, and the pinned real CLI. Waiting is done on the supervisor's own event log.
+// One offline Supervisor for e2e tests, in a test world: a scratch HOME/TMPDIR/cwd, a dataDir inside it, the
+// mock model running a script, and the pinned real CLI. Waiting is done on the supervisor's own event log.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +14,8 @@ import {
   type ThreadRecord,
 } from '../../../src/supervisor/index.js';
 import {
-  createScratch,
-  offlineClaudeEnv,
-  pinnedClaudePath,
-  startMockModel,
+  poll,
+  startTestWorld,
   type MockModel,
   type MockScript,
   type Scratch,
@@ -45,30 +43,18 @@ export async function startSupervisorSession(
     idleParkMs,
   }: { mode?: ThreadMode; env?: Record<string, string | undefined>; idleParkMs?: number } = {},
 ): Promise<SupervisorSession> {
-  const scratch = createScratch('warden-sup-');
-  const started: { mock?: MockModel; sup?: Supervisor } = {};
-  t.after(async () => {
-    try {
-      await started.sup?.close({ stopAgents: true });
-      await started.mock?.close();
-      await waitForNoProcess(scratch.home);
-    } finally {
-      scratch.cleanup();
-    }
-  });
-  const mock = await startMockModel({ script });
-  started.mock = mock;
+  const world = await startTestWorld(t, { prefix: 'warden-sup-', script, env });
+  const { scratch, mock, dataDir } = world;
   const warnings: WardenError[] = [];
-  const dataDir = join(scratch.dir, 'data');
   const options: SupervisorOptions = {
     dataDir,
-    claudePath: pinnedClaudePath(),
-    env: offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir, extra: env }),
+    claudePath: world.claudePath,
+    env: world.env,
     onWarning: (warning) => warnings.push(warning),
     ...(idleParkMs === undefined ? {} : { idleParkMs }),
   };
   const sup = await Supervisor.open(options);
-  started.sup = sup;
+  world.defer(() => sup.close({ stopAgents: true }));
   const thread = await sup.createThread({ cwd: scratch.cwd, mode });
   return { sup, mock, scratch, dataDir, options, warnings, thread };
 }
@@ -102,39 +88,14 @@ export async function allEvents(sup: Supervisor): Promise<StoredEvent[]> {
 }
 
 /** The global and per-thread sequence numbers run 1, 2, 3… without a gap. */
-export function assertContiguous(events: readonly StoredEvent[]): void {
-  assert.deepEqual(
-    events.map((e) => e.seq),
-    events.map((_, i) => i + 1),
-    'global seq is contiguous',
-  );
-  const byThread = new Map<string, number[]>();
-  for (const event of events)
-    byThread.set(event.threadId, [...(byThread.get(event.threadId) ?? []), event.threadSeq]);
-  for (const seqs of byThread.values())
-    assert.deepEqual(
-      seqs,
-      seqs.map((_, i) => i + 1),
-      'thread seq is contiguous',
-    );
-}
+export { assertContiguousLog as assertContiguous } from '../../helpers/log-assertions.js';
 
 /**
  * Waits (bounded) until no process with this HOME is left: a stopped CLI exits asynchronously after
  * close() (stdin end → SIGTERM → SIGKILL). Polls a condition; it orders nothing.
  */
 export async function waitForNoProcess(home: string, timeoutMs = 10_000): Promise<void> {
-  await pollUntil(() => processesUsingHome(home).length === 0, timeoutMs);
-}
-
-/** Checks `condition` every 25 ms until it holds (true) or `timeoutMs` has passed (false). */
-async function pollUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
+  await poll(() => processesUsingHome(home).length === 0, { timeoutMs });
 }
 
 export function assertNoProcessLeft(home: string): void {
@@ -154,7 +115,7 @@ export function transcriptPath(home: string, cwd: string, sessionId: string): st
 export async function waitForTranscript(path: string, text: string, timeoutMs = 10_000): Promise<void> {
   const holds = (): boolean => existsSync(path) && readFileSync(path, 'utf8').includes(text);
   assert.ok(
-    await pollUntil(holds, timeoutMs),
+    (await poll(holds, { timeoutMs })) === true,
     `the CLI wrote ${JSON.stringify(text)} to ${path} within ${timeoutMs} ms`,
   );
 }
