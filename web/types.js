@@ -33,10 +33,6 @@
 /** @typedef {import('../src/server/api-schema.js').DecisionRequest} Decision */
 /** @typedef {import('../src/server/api-schema.js').CreateThreadRequest} NewThreadInput */
 
-/**
- * A host of a fleet as `GET /api/hosts` lists it: the fields the page reads of the store's host record
- * (which lives beside the PostgreSQL driver, so the page's types cannot import it).
- * @typedef {{ name: string, live: boolean, heartbeatAt: string }} HostRecord
- */
+/** @typedef {import('../src/store/host-registry.js').HostRecord} HostRecord */
 
 export {};
