@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { clickAnswer } from './helpers/actionable.js';
 import { PHONE, openBrowser } from './helpers/browser.js';
 import { DEMO_PROMPT, SUBAGENT_DESCRIPTION, demoScript } from './helpers/scenarios.js';
 import { signal } from '../e2e/helpers/sdk-session.js';
@@ -34,7 +35,7 @@ test('the inbox is usable on a phone', { timeout: 120_000 }, async (t) => {
   const field = await card.getByLabel('Reason for denying (the agent reads it)').boundingBox();
   assert.ok(field !== null && field.x + field.width <= width, 'the deny message box fits the screen');
 
-  await card.getByRole('button', { name: /Approve once/ }).tap();
+  await clickAnswer(card, card.getByRole('button', { name: /Approve once/ }), { tap: true });
   await card.waitFor({ state: 'detached' });
   await page.locator(`.thread-list a[data-thread-id="${thread.id}"]`).tap();
   await page.locator('.timeline .subagent-item.completed').waitFor();

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON responses are inspected loosely, as in the other tests */
 // `warden demo` (what `npm start` runs), end to end as a user meets it: the login link from the terminal,
-// the pending approval in the API — raised by the background subagent only after the root run ended —
+// the event stream opened as the inbox does, the pending approval in the API — raised by the background subagent only after the root run ended —
 // answered through the API; then Ctrl-C removes everything (processes, temp dirs) and exits 0.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -22,7 +22,7 @@ describe('warden demo', () => {
     t.after(() => {
       if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
     });
-    await demo.waitFor('stdout', /approval pending: Read: \/etc\/hostname/);
+    await demo.waitFor('stdout', /^Data: \S+/m);
     const loginUrl = /(http:\/\/127\.0\.0\.1:\d+\/login#\S+)/.exec(demo.stdout())?.[1];
     const dataDir = /^Data: (\S+)/m.exec(demo.stdout())?.[1];
     assert.ok(loginUrl !== undefined && dataDir !== undefined, demo.stdout());
@@ -46,6 +46,11 @@ describe('warden demo', () => {
       });
       return { status: response.status, json: (await response.json()) as any };
     };
+    // Someone looking, as a person with the inbox open: the demo's subagent asks only then (or after a
+    // minute with nobody there).
+    const server = { url, token: 'unused' } as WardenServer;
+    const socket = connectSocket(server, '?since=0', { auth: false, headers: { cookie, origin: url } });
+    await demo.waitFor('stdout', /approval pending: Read: \/etc\/hostname/);
 
     const inbox = await api('/api/approvals?status=pending');
     assert.equal(inbox.status, 200);
@@ -60,14 +65,12 @@ describe('warden demo', () => {
     assert.ok(rootEnded >= 0 && rootEnded < asked, 'the root run had completed before the subagent asked');
     assert.equal(events[rootEnded].data.status, 'completed');
 
-    const server = { url, token: 'unused' } as WardenServer;
-    const socket = connectSocket(server, `?since=${events.at(-1).seq}&threadId=${read.threadId}`, {
-      auth: false,
-      headers: { cookie, origin: url },
-    });
     const isEvent = (type: string) => (m: ServerMessage) => m.type === 'event' && m.event.type === type;
     assert.equal((await api(`/api/approvals/${read.id}/decision`, { behavior: 'allow' })).status, 200);
-    const bash = await socket.waitFor(isEvent('approval.requested'));
+    const bash = await socket.waitFor(
+      (m) =>
+        m.type === 'event' && m.event.type === 'approval.requested' && m.event.data.approvalId !== read.id,
+    );
     assert.ok(bash.type === 'event' && bash.event.type === 'approval.requested');
     assert.equal(bash.event.data.input.command, 'cat /etc/os-release');
     assert.equal(

@@ -19,7 +19,7 @@ import {
 import { assertCleanEnd } from './helpers/assertions.js';
 import { startOfflineCli } from './helpers/offline-cli.js';
 
-void test('offlineClaudeEnv is a complete environment that takes nothing but PATH from the host', () => {
+void test('offlineClaudeEnv is a complete environment that takes nothing but PATH (and the test run id) from the host', () => {
   const env = offlineClaudeEnv({ mockUrl: 'http://127.0.0.1:9', home: '/h', tmpdir: '/t' });
   assert.deepEqual(
     { ...env, IS_SANDBOX: undefined },
@@ -32,6 +32,8 @@ void test('offlineClaudeEnv is a complete environment that takes nothing but PAT
       CLAUDE_CODE_TMPDIR: '/t',
       TMPDIR: '/t',
       IS_SANDBOX: undefined,
+      // The test runner's id for its own processes (scripts/test.mjs), passed on when there is one.
+      ...(process.env.WARDEN_TEST_RUN === undefined ? {} : { WARDEN_TEST_RUN: process.env.WARDEN_TEST_RUN }),
     },
   );
   assert.equal(env.IS_SANDBOX, process.getuid?.() === 0 ? '1' : undefined);

@@ -17,13 +17,18 @@ const NOT_SENT = /had only just appeared or (moved|changed)/;
  * as a person does: if the page moved under the click (a re-render, a card sliding up) the inbox refuses
  * it and says so, and the person looks again and answers again. The refusal is synchronous (the click
  * handler shows it), so a click that sent nothing is known when click() returns; it never sends twice.
+ * `tap` answers with a touch, as on a phone.
  */
-export async function clickAnswer(holder: Locator, button: Locator): Promise<void> {
+export async function clickAnswer(
+  holder: Locator,
+  button: Locator,
+  { tap = false }: { tap?: boolean } = {},
+): Promise<void> {
   const page = holder.page();
   for (let attempt = 1; ; attempt += 1) {
     await whenActionable(holder);
     await page.evaluate(`document.querySelectorAll('.toast').forEach((t) => { t.dataset.seen = '1'; })`);
-    await button.click();
+    await (tap ? button.tap() : button.click());
     const refused = await page.locator('.toast:not([data-seen])', { hasText: NOT_SENT }).count();
     if (refused === 0) return;
     if (attempt === 3) throw new Error('The inbox refused the answer three times: the page kept moving');
