@@ -4,6 +4,7 @@
 // piece of text that came from the agent, a tool or the CLI is made safe first (src/view/visible-text.js): an
 // escape sequence in a command or a tool's output is shown, never obeyed by the terminal.
 import type { StoredEvent } from '../store/event-types.js';
+import type { GrantScope } from '../store/records.js';
 import { lineCount, terminalSafe as safe } from '../view/visible-text.js';
 
 export type Write = (text: string) => void;
@@ -93,6 +94,14 @@ function answeredBy(by: string, decidedBy: { name: string; via: string } | undef
   return by === 'webhook' ? " (answered through a notification's link)" : ' (answered elsewhere)';
 }
 
+/** Where an "always allow" was kept, as the question's scope choices say it. */
+const GRANT_SCOPE_WORDS: Record<GrantScope, string> = {
+  session: 'for this CLI session',
+  thread: 'for this thread (kept by Warden across restarts, until removed)',
+  project:
+    'for this project (written to its .claude/settings.local.json by the CLI; Warden cannot remove it)',
+};
+
 export class Transcript {
   readonly #out: Write;
   readonly #s: Styles;
@@ -152,8 +161,15 @@ export class Transcript {
         const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
         const reason = message === null || message === '' ? '' : `: ${oneLine(message, 200)}`;
         if (behavior === 'deny') return this.#line(agent, s.red(`  ✗ denied${how}${reason}`));
-        const allowed = behavior === 'allow_always' ? 'always allowed (for this session)' : 'allowed';
+        // How long "always" holds is said by the grant that follows (thread.rules_granted).
+        const allowed = behavior === 'allow_always' ? 'always allowed' : 'allowed';
         return this.#line(agent, s.green(`  ✓ ${allowed}${how}`));
+      }
+      case 'thread.rules_granted': {
+        if (event.data.approvalId === null) return;
+        const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
+        const rules = event.data.rules.map((rule) => safe(rule)).join(', ');
+        return this.#line(agent, s.dim(`    ${GRANT_SCOPE_WORDS[event.data.scope]}: ${rules}`));
       }
       case 'approval.cancelled':
       case 'approval.expired': {
@@ -213,7 +229,6 @@ export class Transcript {
       case 'thread.created':
       case 'thread.mode_changed':
       case 'thread.titled':
-      case 'thread.rules_granted':
       case 'thread.rule_revoked':
       case 'thread.deadlines_set':
       case 'thread.command_requested':

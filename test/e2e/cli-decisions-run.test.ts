@@ -63,7 +63,11 @@ describe('warden run: scopes, deny-and-stop, questions', { timeout: 120_000 }, (
     await warden.waitFor('stderr', /answer 1, 2 or 3\n/);
     warden.child.stdin.write('2\n');
     assert.deepEqual(await warden.exited, { code: 0, signal: null }, warden.stderr());
-    assert.match(warden.stdout(), /✓ always allowed/);
+    assert.match(
+      warden.stdout(),
+      /✓ always allowed\n\s+for this thread \(kept by Warden across restarts, until removed\): Bash\(touch notes\.txt\)\n/,
+    );
+    assert.doesNotMatch(warden.stdout(), /for this session/);
     assert.equal(existsSync(join(session.scratch.cwd, 'notes.txt')), true);
     assert.equal(existsSync(join(session.scratch.cwd, '.claude', 'settings.local.json')), false);
     const { thread, approvals } = await records(session);
