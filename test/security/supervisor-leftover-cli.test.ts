@@ -25,18 +25,9 @@ import { signalGroup, startTicksOf } from '../../src/transport/process-tree.js';
 import { processesUsingHome } from '../e2e/helpers/sdk-session.js';
 import { allEvents, waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
 import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
+import { exists } from '../helpers/process-exists.js';
 
 const HOST = fileURLToPath(new URL('../fixtures/supervisor-host.ts', import.meta.url));
-
-function exists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ESRCH');
-    return false;
-  }
-}
 
 /** Polls (bounded) until the pid names no process at all; true when it does not. */
 async function goneWithin(pid: number, ms: number): Promise<boolean> {

@@ -9,22 +9,13 @@ import { test } from 'node:test';
 import { offlineClaudeEnv } from '../../src/testing/index.js';
 import { startChild } from '../../src/transport/index.js';
 import { killLeftovers, processesOfRun, TEST_RUN_VARIABLE } from '../helpers/leak-check.js';
+import { exists } from '../helpers/process-exists.js';
 
 function marked(extra: Record<string, string>): ChildProcess {
   return spawn('sleep', ['60'], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WARDEN_SESSION_MARKER: randomUUID(), ...extra },
     stdio: 'ignore',
   });
-}
-
-function exists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ESRCH');
-    return false;
-  }
 }
 
 test(
