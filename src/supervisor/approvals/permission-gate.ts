@@ -16,7 +16,7 @@ import { commitWhenPossible } from '../durable/durable-commit.js';
 import { answerOnceDurable } from '../durable/durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from '../runtime/live-session.js';
-import { verdictForPerson } from './person-tools.js';
+import { askingPersonQuestions } from '../../policy/person-questions.js';
 import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
 import { permissionRequestProblem } from './validate.js';
 
@@ -182,7 +182,7 @@ export async function gatePermission(
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
-  const verdict = verdictForPerson(
+  const verdict = askingPersonQuestions(
     toolName,
     evaluatePolicy(host.policy(), toolName, input, {
       decisionReason: context.decisionReason,

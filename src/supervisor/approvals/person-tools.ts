@@ -4,13 +4,9 @@
 // thread is approved.
 import { ValidationError } from '../../protocol/errors.js';
 import type { Store } from '../../store/store.js';
-import { askingPersonQuestions } from '../../policy/person-questions.js';
 
 export const ASK_USER_QUESTION = 'AskUserQuestion';
 export const EXIT_PLAN_MODE = 'ExitPlanMode';
-
-/** The policy's verdict, except that a question for a person is never allowed unasked (src/policy). */
-export const verdictForPerson = askingPersonQuestions;
 
 /** `createThread`'s `plan` option, checked: the field of `thread.created` it becomes. */
 export function planStart(plan: unknown): { plan?: true } {

@@ -4,11 +4,11 @@
 import type { EventDraft } from '../../store/event-types.js';
 import type { ApprovalRecord } from '../../store/records.js';
 import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
-import { verdictForPerson } from './person-tools.js';
+import { askingPersonQuestions } from '../../policy/person-questions.js';
 
 /** The `approval.decided` the policy makes for `approval`, or undefined when it still asks a person. */
 export function policyAnswer(policy: CompiledPolicy, approval: ApprovalRecord): EventDraft | undefined {
-  const verdict = verdictForPerson(
+  const verdict = askingPersonQuestions(
     approval.toolName,
     evaluatePolicy(policy, approval.toolName, approval.input, {
       decisionReason: approval.decisionReason,
