@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 import { isRunning, signalGroup, signalProcess } from '../transport/process-tree.js';
+import { poll } from './until.js';
 
 /** Pids of live processes (not zombies) whose environment has HOME set to `home`. */
 export function processesUsingHome(home: string): number[] {
@@ -47,4 +48,21 @@ export function isGone(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
   }
   return !isRunning(pid);
+}
+
+/**
+ * SIGKILLs every process of the world (killProcesses) and resolves once each one killed is gone. Waiting
+ * for processesUsingHome() to come back empty is not enough: an exiting process's environment becomes
+ * unreadable as soon as its memory is released, well before it is a zombie, and for that while it is
+ * neither listed nor gone. Throws if one is still running after `timeoutMs`.
+ */
+export async function killProcessesUsingHome(home: string, timeoutMs = 10_000): Promise<void> {
+  const pids = processesUsingHome(home);
+  killProcesses(pids);
+  const gone = await poll(() => pids.every(isGone), { timeoutMs });
+  if (gone === undefined) {
+    throw new Error(
+      `processes still running ${timeoutMs} ms after SIGKILL: ${pids.filter((pid) => !isGone(pid)).join(', ')}`,
+    );
+  }
 }

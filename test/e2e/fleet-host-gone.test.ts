@@ -20,7 +20,7 @@ import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { askingScript } from './helpers/asking-model.js';
-import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcessesUsingHome } from './helpers/sdk-session.js';
 import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -163,8 +163,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
 
     // A's machine is gone: the host and the CLI it ran.
     await sigkill(hostA);
-    for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-    await waitForNoProcess(scratch.home);
+    await killProcessesUsingHome(scratch.home);
     // Its disk too: the CLI's own transcript is gone, only the mirror in PostgreSQL has the conversation.
     const projects = join(scratch.home, '.claude', 'projects');
     assert.ok(existsSync(projects), 'the CLI wrote its transcript there');

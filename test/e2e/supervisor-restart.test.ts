@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
-import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcessesUsingHome, processesUsingHome } from './helpers/sdk-session.js';
 import {
   allEvents,
   assertContiguous,
@@ -101,8 +101,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     assert.deepEqual(await exited, [null, 'SIGKILL']);
     await allRead;
     // A SIGKILLed host cannot reap its CLI (it runs in its own process group): the crash leaves it to us.
-    for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
-    await waitForNoProcess(scratch.home);
+    await killProcessesUsingHome(scratch.home);
     assertNoProcessLeft(scratch.home);
 
     const sup = await Supervisor.open({ dataDir, claudePath: world.claudePath, env });

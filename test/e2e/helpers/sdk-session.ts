@@ -6,9 +6,9 @@ import type { TestContext } from 'node:test';
 
 import type { Options, Query, SDKMessage, WardenError } from '../../../src/index.js';
 import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
-import { processesUsingHome } from '../../../src/testing/world-processes.js';
+import { killProcessesUsingHome, processesUsingHome } from '../../../src/testing/world-processes.js';
 
-export { processesUsingHome };
+export { killProcessesUsingHome, processesUsingHome };
 
 export interface SdkSession {
   readonly mock: MockModel;
