@@ -36,7 +36,8 @@ export type WorkerRequest =
   | { readonly id: number; readonly op: 'close' };
 
 /** `connection`: the server could not be reached or the connection broke; `busy`: another host holds it. */
-export type FailureKind = 'connection' | 'query' | 'busy';
+/** `worker`: the connection worker could not load (worker-startup.ts). */
+export type FailureKind = 'connection' | 'query' | 'busy' | 'worker';
 
 export interface WorkerFailure {
   readonly kind: FailureKind;

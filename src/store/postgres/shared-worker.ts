@@ -4,6 +4,7 @@
 // closes.
 import { Worker } from 'node:worker_threads';
 
+import { STARTUP_FAILURE_RESPONDER } from './worker-startup.js';
 import type { AttachMessage } from './protocol.js';
 
 /** How long an unused worker is kept for the next store (opening one costs a second or more under load). */
@@ -11,34 +12,44 @@ const IDLE_MS = 10_000;
 
 let shared: { worker: Worker; users: number; idle: NodeJS.Timeout | undefined } | undefined;
 
+/** The worker module beside this one, with this module's extension: `.js` from dist/, `.ts` under tsx. */
+let workerModule = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+
+/** Runs the connection worker from another module (tests: a worker that fails to load, a fake one). */
+export function useWorkerModule(module: URL): void {
+  workerModule = module;
+}
+
 /**
- * The worker module beside this one, with this module's extension: `.js` from dist/, `.ts` when the
- * sources run under tsx. A worker thread does not inherit tsx's loader (Node 20), so a `.ts` worker is
- * started by a two-line script that registers tsx in the worker first.
+ * The worker's first lines. A worker thread does not inherit tsx's loader (Node 20), so a `.ts` worker
+ * registers tsx first. A module that fails to load leaves a responder that answers every request with
+ * the load error at once (worker-startup.ts): the main thread is blocked in Atomics.wait and would
+ * otherwise hear of it only when the request's time ran out.
  */
-function workerEntry(): { entry: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { entry: new URL('./worker.js', import.meta.url), eval: false };
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./worker.ts', import.meta.url).href;
-  const script = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
-  return { entry: script, eval: true };
+function bootstrap(module: URL): string {
+  const load = module.pathname.endsWith('.ts')
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`
+    : `import(${JSON.stringify(module.href)})`;
+  return `${load}.catch(${STARTUP_FAILURE_RESPONDER});`;
+}
+
+function startWorker(): Worker {
+  // No inherited execArgv: the worker needs none, and the host's can stop it from starting at all (a host
+  // run as `node --input-type=module -e …` passes a flag that a worker started from a file rejects).
+  const worker = new Worker(bootstrap(workerModule), { eval: true, execArgv: [] });
+  worker.unref();
+  // A worker that dies later (out of memory) is reported by the next request's timeout; without a
+  // listener its 'error' would end the process.
+  worker.on('error', () => undefined);
+  worker.once('exit', () => {
+    if (shared?.worker === worker) shared = undefined;
+  });
+  return worker;
 }
 
 /** Hands a new connection's port to the worker (started if need be). Call release() when it is closed. */
 export function attachConnection(message: AttachMessage): void {
-  if (shared === undefined) {
-    const { entry, eval: isScript } = workerEntry();
-    const worker = new Worker(entry, { eval: isScript });
-    worker.unref();
-    // A worker that dies (it cannot load, it ran out of memory) is reported by the next request's
-    // timeout; without a listener its 'error' would end the process.
-    worker.on('error', () => undefined);
-    worker.once('exit', () => {
-      if (shared?.worker === worker) shared = undefined;
-    });
-    shared = { worker, users: 0, idle: undefined };
-  }
+  if (shared === undefined) shared = { worker: startWorker(), users: 0, idle: undefined };
   clearTimeout(shared.idle);
   shared.users += 1;
   const ports = [message.port, message.notify, message.barrier].filter((port) => port !== undefined);

@@ -143,7 +143,7 @@ export class SyncChannel {
   }
 
   #failure(failure: WorkerFailure): StoreError {
-    if (failure.kind === 'busy') return new StoreError(failure.message);
+    if (failure.kind === 'busy' || failure.kind === 'worker') return new StoreError(failure.message);
     if (failure.kind === 'connection')
       return new StoreError(`Cannot reach PostgreSQL at ${this.#where}: ${failure.message}`);
     return new StoreError(`PostgreSQL at ${this.#where} refused a statement: ${failure.message}`, {
