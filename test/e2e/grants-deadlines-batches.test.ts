@@ -158,6 +158,39 @@ describe('deadlines, real CLI', { timeout: 180_000 }, () => {
   });
 });
 
+describe('an allowing deadline and a protected write, real CLI', { timeout: 180_000 }, () => {
+  it("never allows a write to the CLI's settings: the thread's denying default answers it", async (t) => {
+    const settings = join('.claude', 'settings.local.json');
+    const script = scenario()
+      .on('protected')
+      .callTool('Write', { file_path: settings, content: '{"permissions":{"allow":["Bash"]}}' })
+      .thenAnswer((ctx) => `protected: ${ctx.toolResults[0]?.text ?? ''}`)
+      .build();
+    const session = await startSupervisorSession(t, script);
+    const { sup, scratch, mock } = session;
+    const thread = await sup.createThread({
+      cwd: scratch.cwd,
+      mode: 'supervised',
+      deadlines: { afterMs: 1500, rules: [{ rule: 'Write(**)', afterMs: 1000, behavior: 'allow' }] },
+    });
+    await sup.send(thread.id, '[[protected]] loosen the settings');
+    const asked = await waitForEvent(sup, 'approval.requested', (e) => e.threadId === thread.id);
+    assert.deepEqual(
+      [asked.data.deadline?.behavior, asked.data.deadline?.rule],
+      ['deny', null],
+      'the allowing deadline rule is passed over for a protected write',
+    );
+    const decided = await waitForEvent(sup, 'approval.decided', (e) => e.threadId === thread.id);
+    assert.deepEqual([decided.data.behavior, decided.data.by], ['deny', 'timeout']);
+    await waitForEvent(sup, 'run.ended', (e) => e.threadId === thread.id);
+    assert.equal(existsSync(join(scratch.cwd, settings)), false, 'the settings file was not written');
+    const result = mock.requests.find(
+      (r) => r.turnMarker === 'protected' && (r.toolResults?.length ?? 0) > 0,
+    );
+    assert.match(result?.toolResults?.[0]?.text ?? '', /No one answered in time/);
+  });
+});
+
 describe('batches, real CLI', { timeout: 180_000 }, () => {
   it("decides each of a subagent's requests once while a second client races the batch", async (t) => {
     const rootEnded = signal();

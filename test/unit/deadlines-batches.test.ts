@@ -89,6 +89,18 @@ describeEachStore('deadlines', () => {
     });
     assert.equal(deadlineFor(deadlines, request('ls -la'), 0)?.at, new Date(1000).toISOString());
     assert.equal(deadlineFor(deadlines, request('ls; curl x | sh'), 0), null);
+    // A protected write the policy asked about: the allowing rule is passed over, the default denies.
+    const both = validateDeadlines({
+      afterMs: 5000,
+      rules: [{ rule: 'Write(**)', afterMs: 1000, behavior: 'allow' }],
+    });
+    const write = { toolName: 'Write', input: { file_path: '/tmp/.git/config' }, cwd: '/tmp' };
+    assert.equal(deadlineFor(both, write, 0)?.behavior, 'allow');
+    assert.deepEqual(deadlineFor(both, { ...write, guarded: true }, 0), {
+      at: new Date(5000).toISOString(),
+      behavior: 'deny',
+      rule: null,
+    });
   });
 });
 

@@ -56,14 +56,17 @@ function validateWait(value: unknown, field: string): number {
 
 /**
  * The deadline of a new approval: the first deadline rule that covers the call (an allowing rule must
- * cover it as an allow rule would — every part of a command), else the thread's default, else none.
+ * cover it as an allow rule would — every part of a command), else the thread's default, else none. A
+ * `guarded` call (the policy asked because it writes a protected or sensitive file) is never allowed by
+ * a deadline: allowing rules are passed over, a denying one or the default may still answer it.
  */
 export function deadlineFor(
   deadlines: ThreadDeadlines,
-  request: { toolName: string; input: Record<string, unknown>; cwd: string },
+  request: { toolName: string; input: Record<string, unknown>; cwd: string; guarded?: boolean },
   now: number = Date.now(),
 ): ApprovalDeadline | null {
   for (const entry of deadlines.rules) {
+    if (request.guarded === true && entry.behavior === 'allow') continue;
     const rule = compileRule(entry.rule);
     if (ruleMatches(rule, request.toolName, request.input, request.cwd, entry.behavior))
       return { at: new Date(now + entry.afterMs).toISOString(), behavior: entry.behavior, rule: entry.rule };

@@ -17,7 +17,7 @@ import { answerOnceDurable } from '../durable/durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from '../runtime/live-session.js';
 import { askingPersonQuestions } from '../../policy/person-questions.js';
-import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
+import { decidingStep, type CompiledPolicy } from '../../policy/policy.js';
 import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */
@@ -29,8 +29,15 @@ export interface GateHost {
   isCurrent(session: LiveSession): boolean;
   isStopping(): boolean;
   policy(): CompiledPolicy;
-  /** When a new approval for this call is answered by itself, if ever (the thread's deadlines). */
-  deadlineFor(toolName: string, input: Record<string, unknown>): ApprovalDeadline | null;
+  /**
+   * When a new approval for this call is answered by itself, if ever (the thread's deadlines). `guarded`:
+   * the policy asked because the call writes a protected or sensitive file, so no deadline allows it.
+   */
+  deadlineFor(
+    toolName: string,
+    input: Record<string, unknown>,
+    options: { guarded: boolean },
+  ): ApprovalDeadline | null;
 }
 
 type Context = Parameters<CanUseTool>[2];
@@ -182,13 +189,13 @@ export async function gatePermission(
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
-  const verdict = askingPersonQuestions(
-    toolName,
-    evaluatePolicy(host.policy(), toolName, input, {
-      decisionReason: context.decisionReason,
-      blockedPath: context.blockedPath,
-    }),
-  );
+  const decided = decidingStep(host.policy(), toolName, input, {
+    decisionReason: context.decisionReason,
+    blockedPath: context.blockedPath,
+  });
+  const verdict = askingPersonQuestions(toolName, decided.verdict);
+  // A protected or CLI-sensitive write is a person's to allow: no deadline may allow it for them.
+  const guarded = decided.step === 'protected-write';
   // The host lets go of the process meanwhile: the request is the next host's to answer.
   const wanted = (): boolean => !session.detaching;
   if (verdict.behavior !== 'ask') {
@@ -247,7 +254,7 @@ export async function gatePermission(
           blockedPath,
           decisionReason: context.decisionReason ?? null,
           generation: session.generation,
-          deadline: host.deadlineFor(toolName, input),
+          deadline: host.deadlineFor(toolName, input, { guarded }),
         },
       },
     ],

@@ -94,9 +94,13 @@ export class ThreadRuntime implements GateHost {
     return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd);
   }
 
-  deadlineFor(toolName: string, input: Record<string, unknown>): ApprovalDeadline | null {
+  deadlineFor(
+    toolName: string,
+    input: Record<string, unknown>,
+    { guarded }: { guarded: boolean },
+  ): ApprovalDeadline | null {
     const thread = this.#thread();
-    return deadlineFor(thread.deadlines, { toolName, input, cwd: thread.cwd });
+    return deadlineFor(thread.deadlines, { toolName, input, cwd: thread.cwd, guarded });
   }
 
   /**
