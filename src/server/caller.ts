@@ -28,8 +28,11 @@ export function decidedByOf(request: Request, claimed?: 'terminal'): DecidedBy {
   return { name: caller.decider, via: caller.via === 'session' ? 'web' : (claimed ?? 'api') };
 }
 
-/** Throws 403 unless the owner (server token, or the owner's browser session) is calling. */
-export function requireOwner(request: Request): void {
+/**
+ * Throws 403 unless the owner (server token, or the owner's browser session) is calling; `what` is the
+ * action refused, as the message says it ("manages decider tokens").
+ */
+export function requireOwner(request: Request, what: string): void {
   if (callerOf(request).decider !== OWNER)
-    throw new ApiError(403, 'FORBIDDEN', 'Only the owner (the server token) manages decider tokens');
+    throw new ApiError(403, 'FORBIDDEN', `Only the owner (the server token) ${what}`);
 }

@@ -54,7 +54,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Hono {
     return c.body(null, 204);
   });
   app.delete('/sessions', (c) => {
-    requireOwner(c.req.raw);
+    requireOwner(c.req.raw, 'ends every browser session');
     const revoked = deps.sessions.revokeAll();
     c.header('set-cookie', sessionCookie(deps.guard.cookieName, '', 0));
     return c.json({ revoked });

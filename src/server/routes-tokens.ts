@@ -21,7 +21,7 @@ export function tokenRoutes({ deciders, loginLinkFor }: TokenRouteDeps): Hono {
   const app = new Hono();
 
   app.use('*', async (c, next) => {
-    requireOwner(c.req.raw);
+    requireOwner(c.req.raw, 'manages decider tokens');
     await next();
   });
 

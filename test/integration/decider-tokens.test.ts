@@ -92,10 +92,11 @@ describe('named deciders', () => {
       403,
     );
     assert.notEqual((await api('/api/tokens')).json.deciders[0].lastUsedAt, null, 'last use is recorded');
+    const signOutAll = await api('/api/sessions', { token: made.json.token, method: 'DELETE' });
+    assert.equal(signOutAll.status, 403, 'a decider cannot sign everyone else out');
     assert.equal(
-      (await api('/api/sessions', { token: made.json.token, method: 'DELETE' })).status,
-      403,
-      'a decider cannot sign everyone else out',
+      signOutAll.json.error.message,
+      'Only the owner (the server token) ends every browser session',
     );
 
     const revoked = await api('/api/tokens/alice', { method: 'DELETE' });

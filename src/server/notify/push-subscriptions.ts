@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { StoreError } from '../../protocol/errors.js';
 import { ApiError } from '../http-error.js';
+import { isLocalHost } from './local-address.js';
 
 export const PUSH_SUBSCRIPTIONS_FILE = 'push-subscriptions.json';
 /** More devices than this is not a person's set of devices. */
@@ -104,9 +105,10 @@ function checkEndpoint(endpoint: string, allowLocal: boolean): void {
   if (endpoint.length > MAX_ENDPOINT_CHARS)
     throw invalid(`endpoint is over ${MAX_ENDPOINT_CHARS} characters`);
   if (url.username !== '' || url.password !== '') throw invalid('endpoint must not carry credentials');
-  if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && allowLocal && url.hostname === '127.0.0.1') return;
-  throw invalid('endpoint must be an https URL of a push service');
+  if (url.protocol !== 'https:') throw invalid('endpoint must be an https URL of a push service');
+  if (isLocalHost(url.hostname) && !allowLocal)
+    throw invalid('endpoint must be a push service on the internet, not a local or private address');
 }
 
 function checkKeys(keys: { p256dh: string; auth: string }): void {
