@@ -46,7 +46,7 @@ export async function tokenCommand(command: CommandOf<'token'>): Promise<number>
       else if (deciders.length === 0) process.stdout.write('No named deciders (only the owner).\n');
       else
         process.stdout.write(
-          `${['NAME\tCREATED\tLAST USED\tREVOKED', ...deciders.map((d) => [d.name, d.createdAt, d.lastUsedAt ?? '-', d.revokedAt ?? '-'].join('\t'))].join('\n')}\n`,
+          `${['NAME\tROLE\tCREATED\tLAST USED\tREVOKED', ...deciders.map((d) => [d.name, d.role, d.createdAt, d.lastUsedAt ?? '-', d.revokedAt ?? '-'].join('\t'))].join('\n')}\n`,
         );
       return 0;
     }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
 import { rememberCaller } from './caller.js';
+import { checkRole } from './roles.js';
 import type { DeciderTokens } from './deciders.js';
 import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
@@ -69,7 +70,9 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('/api/*', async (c, next) => {
     guard.checkOrigin(headerOf(c), !SAFE_METHODS.has(c.req.method));
-    rememberCaller(c.req.raw, guard.checkToken(headerOf(c)));
+    const caller = guard.checkToken(headerOf(c));
+    checkRole(caller.role, c.req.method, c.req.path);
+    rememberCaller(c.req.raw, caller);
     await next();
     c.header('cache-control', 'no-store');
   });

@@ -20,8 +20,20 @@ const TOKEN_PREFIX = 'wdn_';
 /** Last use is written at most this often (it is for people, not for the clock). */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * What a named decider may do. `approver` (the default for a new token): answer approvals and read what
+ * it answers, nothing that starts or steers an agent (server/roles.ts). `operator`: everything but
+ * managing tokens, as the owner — starting a thread or changing a mode runs code as surely as allowing a
+ * command does.
+ */
+export const DECIDER_ROLES = ['approver', 'operator'] as const;
+export type DeciderRole = (typeof DECIDER_ROLES)[number];
+/** Entries written before roles existed could do everything an operator can: they keep it. */
+const ROLE_OF_OLDER_ENTRIES: DeciderRole = 'operator';
+
 export interface DeciderInfo {
   name: string;
+  role: DeciderRole;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -67,9 +79,17 @@ export class DeciderTokens {
     return [...this.#deciders.values()].map(publicInfo);
   }
 
-  /** A new decider (or a new token for a revoked one); the token is returned here and never again. */
-  create(name: unknown, now = new Date()): { token: string; decider: DeciderInfo } {
+  /**
+   * A new decider (or a new token for a revoked one); the token is returned here and never again. Its
+   * role is `approver` unless `role` says otherwise.
+   */
+  create(
+    name: unknown,
+    { role = 'approver', now = new Date() }: { role?: unknown; now?: Date } = {},
+  ): { token: string; decider: DeciderInfo } {
     const valid = validateDeciderName(name);
+    if (!(DECIDER_ROLES as readonly unknown[]).includes(role))
+      throw new ValidationError(`role must be one of ${DECIDER_ROLES.join(', ')}`, 'role');
     this.#reloadIfChanged();
     const existing = this.#deciders.get(valid);
     if (existing !== undefined && existing.revokedAt === null)
@@ -77,6 +97,7 @@ export class DeciderTokens {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const decider: StoredDecider = {
       name: valid,
+      role: role as DeciderRole,
       createdAt: now.toISOString(),
       lastUsedAt: null,
       revokedAt: null,
@@ -110,6 +131,14 @@ export class DeciderTokens {
     const name = this.#byHash.get(sha256(candidate));
     if (name !== undefined) this.#touch(name);
     return name;
+  }
+
+  /** The role of a live decider; undefined for the owner (who may do everything) and unknown names. */
+  roleOf(name: string): DeciderRole | undefined {
+    if (name === OWNER) return undefined;
+    this.#reloadIfChanged();
+    const decider = this.#deciders.get(name);
+    return decider === undefined || decider.revokedAt !== null ? undefined : decider.role;
   }
 
   /** Whether `name` may act now: the owner always, a named decider until revoked. */
@@ -193,8 +222,11 @@ function parseFile(path: string): Map<string, StoredDecider> {
       typeof item.createdAt !== 'string'
     )
       throw new StoreError(`${path} holds a malformed decider entry`);
+    if (item.role !== undefined && !(DECIDER_ROLES as readonly unknown[]).includes(item.role))
+      throw new StoreError(`${path} holds a decider with an unknown role`);
     deciders.set(item.name, {
       name: item.name,
+      role: item.role ?? ROLE_OF_OLDER_ENTRIES,
       tokenSha256: item.tokenSha256,
       createdAt: item.createdAt,
       lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
@@ -204,8 +236,8 @@ function parseFile(path: string): Map<string, StoredDecider> {
   return deciders;
 }
 
-function publicInfo({ name, createdAt, lastUsedAt, revokedAt }: StoredDecider): DeciderInfo {
-  return { name, createdAt, lastUsedAt, revokedAt };
+function publicInfo({ name, role, createdAt, lastUsedAt, revokedAt }: StoredDecider): DeciderInfo {
+  return { name, role, createdAt, lastUsedAt, revokedAt };
 }
 
 function sha256(text: string): string {

@@ -11,7 +11,7 @@ import { isIP } from 'node:net';
 import { hostname as osHostname } from 'node:os';
 
 import { ApiError } from './http-error.js';
-import { OWNER, type DeciderTokens } from './deciders.js';
+import { OWNER, type DeciderRole, type DeciderTokens } from './deciders.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import { tokenMatches } from './token.js';
 
@@ -19,8 +19,12 @@ import { tokenMatches } from './token.js';
 export type HeaderReader = (name: string) => string | undefined;
 
 /** Who a request is: a Bearer token (the owner's or a named decider's), or a browser session of one. */
-export type Caller =
-  { via: 'token'; decider: string } | { via: 'session'; session: Session; decider: string };
+export type Caller = (
+  { via: 'token'; decider: string } | { via: 'session'; session: Session; decider: string }
+) & {
+  /** A named decider's role (roles.ts); undefined for the owner. */
+  role?: DeciderRole | undefined;
+};
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
@@ -93,9 +97,15 @@ export class RequestGuard {
     const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
     if (tokenMatches(this.#token, bearer)) return { via: 'token', decider: OWNER };
     const named = this.#deciders?.authenticate(bearer);
-    if (named !== undefined) return { via: 'token', decider: named };
+    if (named !== undefined) return { via: 'token', decider: named, role: this.#deciders?.roleOf(named) };
     const session = this.sessionOf(header);
-    if (session !== undefined) return { via: 'session', session, decider: session.decider };
+    if (session !== undefined)
+      return {
+        via: 'session',
+        session,
+        decider: session.decider,
+        role: session.decider === OWNER ? undefined : this.#deciders?.roleOf(session.decider),
+      };
     throw new ApiError(
       401,
       'UNAUTHORIZED',

@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
 import { definedOnly, parseOrThrow, readJsonBody } from './body.js';
-import { decidedByOf } from './caller.js';
+import { callerOf, decidedByOf } from './caller.js';
+import { checkApproverDecision } from './roles.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
 
@@ -27,6 +28,7 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
 
   app.post('/:id/decision', async (c) => {
     const { via, ...decision } = await readJsonBody(c.req.raw, DecisionRequest);
+    checkApproverDecision(callerOf(c.req.raw).role, decision);
     const approval = await supervisor.decide(c.req.param('id'), {
       ...definedOnly(decision),
       behavior: decision.behavior,

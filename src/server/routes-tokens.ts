@@ -9,7 +9,7 @@ import { readJsonBody } from './body.js';
 import { requireOwner } from './caller.js';
 import type { DeciderTokens } from './deciders.js';
 
-const CreateBody = z.strictObject({ name: z.string().max(64) });
+const CreateBody = z.strictObject({ name: z.string().max(64), role: z.string().max(32).optional() });
 
 export interface TokenRouteDeps {
   deciders: DeciderTokens;
@@ -28,8 +28,8 @@ export function tokenRoutes({ deciders, loginLinkFor }: TokenRouteDeps): Hono {
   app.get('/', (c) => c.json({ deciders: deciders.list() }));
 
   app.post('/', async (c) => {
-    const { name } = await readJsonBody(c.req.raw, CreateBody);
-    const { token, decider } = deciders.create(name);
+    const { name, role } = await readJsonBody(c.req.raw, CreateBody);
+    const { token, decider } = deciders.create(name, role === undefined ? {} : { role });
     return c.json({ decider, token, loginLink: loginLinkFor(decider.name) }, 201);
   });
 

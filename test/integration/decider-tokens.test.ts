@@ -81,7 +81,9 @@ describe('named deciders', () => {
       'lastUsedAt',
       'name',
       'revokedAt',
+      'role',
     ]);
+    assert.equal(listed.json.deciders[0].role, 'approver', 'a new token is decide-only unless asked');
     assert.ok(!listed.text.includes(made.json.token), 'the list never holds a token');
 
     const asAlice = await api('/api/threads', { token: made.json.token });
@@ -92,8 +94,10 @@ describe('named deciders', () => {
       403,
     );
     assert.notEqual((await api('/api/tokens')).json.deciders[0].lastUsedAt, null, 'last use is recorded');
-    const signOutAll = await api('/api/sessions', { token: made.json.token, method: 'DELETE' });
-    assert.equal(signOutAll.status, 403, 'a decider cannot sign everyone else out');
+    assert.equal((await api('/api/sessions', { token: made.json.token, method: 'DELETE' })).status, 403);
+    const operator = (await api('/api/tokens', { body: { name: 'oscar', role: 'operator' } })).json;
+    const signOutAll = await api('/api/sessions', { token: operator.token, method: 'DELETE' });
+    assert.equal(signOutAll.status, 403, 'not even an operator can sign everyone else out');
     assert.equal(
       signOutAll.json.error.message,
       'Only the owner (the server token) ends every browser session',
@@ -109,6 +113,70 @@ describe('named deciders', () => {
     assert.equal(again.status, 201);
     assert.equal((await api('/api/threads', { token: again.json.token })).status, 200);
     assert.equal((await api('/api/threads', { token: made.json.token })).status, 401);
+  });
+
+  it('an approver answers and reads but cannot start or steer an agent; an operator can', async (t) => {
+    const { sup, made, thread, api } = await setup(t);
+    const approver = (await api('/api/tokens', { body: { name: 'carol' } })).json;
+    const operator = (await api('/api/tokens', { body: { name: 'dan', role: 'operator' } })).json;
+    assert.equal(operator.decider.role, 'operator');
+    const badRole = await api('/api/tokens', { body: { name: 'eve', role: 'owner' } });
+    assert.equal(badRole.status, 400);
+    assert.match(badRole.json.error.message, /role must be one of approver, operator/);
+
+    const asCarol = (path: string, init: { method?: string; body?: unknown } = {}) =>
+      api(path, { ...init, token: approver.token });
+    assert.equal((await asCarol('/api/threads')).status, 200, 'an approver reads');
+    assert.equal((await asCarol(`/api/threads/${thread.id}`)).status, 200);
+    const steering: [string, { method?: string; body?: unknown }][] = [
+      ['/api/threads', { body: { cwd: '/tmp', mode: 'full-access' } }],
+      [`/api/threads/${thread.id}`, { method: 'PATCH', body: { mode: 'full-access' } }],
+      [`/api/threads/${thread.id}/messages`, { body: { text: 'rm -rf everything' } }],
+      [`/api/threads/${thread.id}/deadlines`, { method: 'PUT', body: { afterMs: 1000 } }],
+      [`/api/threads/${thread.id}/rules`, { method: 'DELETE', body: { rule: 'Bash(ls:*)' } }],
+      ['/api/sessions', { method: 'DELETE' }],
+    ];
+    for (const [path, init] of steering) {
+      const refused = await asCarol(path, init);
+      assert.equal(refused.status, 403, `${init.method ?? 'POST'} ${path}`);
+      assert.equal(refused.json.error.code, 'FORBIDDEN');
+      assert.match(
+        refused.json.error.message,
+        /^A decide-only token \(role approver\) answers approvals and reads/,
+      );
+    }
+    assert.equal(sup.listThreads().length, 1, 'no thread was made');
+    assert.equal(sup.getThread(thread.id).thread.mode, 'supervised', 'the mode is unchanged');
+
+    const { fake } = await startTurn(sup, made, thread.id, 'work');
+    const ask = async (command: string) => {
+      const seen = new Set(sup.listApprovals().map((a) => a.id));
+      const asked = fake.ask('Bash', { command });
+      const event = await waitForEvent(sup, 'approval.requested', (e) => !seen.has(e.data.approvalId));
+      return { id: event.data.approvalId, asked };
+    };
+    const first = await ask('make');
+    const widening = await asCarol(`/api/approvals/${first.id}/decision`, {
+      body: { behavior: 'allow_always', scope: 'project' },
+    });
+    assert.equal(widening.status, 403);
+    assert.match(widening.json.error.message, /project's settings file/);
+    const moding = await asCarol(`/api/approvals/${first.id}/decision`, {
+      body: { behavior: 'allow', mode: 'full-access' },
+    });
+    assert.equal(moding.status, 403);
+    assert.match(moding.json.error.message, /may not change the mode/);
+    const answered = await asCarol(`/api/approvals/${first.id}/decision`, { body: { behavior: 'allow' } });
+    assert.equal(answered.status, 200, answered.text);
+    assert.deepEqual(answered.json.approval.decision.decidedBy, { name: 'carol', via: 'api' });
+    await first.asked.result;
+
+    const byOperator = await api(`/api/threads/${thread.id}/deadlines`, {
+      method: 'PUT',
+      body: { afterMs: 60_000 },
+      token: operator.token,
+    });
+    assert.equal(byOperator.status, 200, byOperator.text);
   });
 
   it('decisions by two deciders (API and web) are recorded with their names, in the approval and the audit', async (t) => {

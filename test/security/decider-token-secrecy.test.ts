@@ -61,7 +61,7 @@ describe('decider tokens at rest', () => {
     assert.equal(malformed.status, 400);
     assert.equal((await call('/api/audit?format=csv')).status, 200);
     const listed = await warden('token', 'list', '--data-dir', dataDir);
-    assert.match(listed.stdout, /^NAME\tCREATED\tLAST USED\tREVOKED\ndave\t\S+\t\S+\t-\n$/);
+    assert.match(listed.stdout, /^NAME\tROLE\tCREATED\tLAST USED\tREVOKED\ndave\tapprover\t\S+\t\S+\t-\n$/);
     const revoked = await warden('token', 'revoke', 'dave', '--data-dir', dataDir);
     assert.match(revoked.stdout, /^Revoked dave .*its sessions and WebSockets were ended/);
     assert.equal((await call('/api/threads')).status, 401);
