@@ -2,7 +2,7 @@
 // The HTTP API, one function per call. Same origin, so the login cookie goes along by itself. A failed
 // call throws ApiError carrying the HTTP status and the server's `{error: {code, message}}`.
 
-/** @import { ApprovalItem, ApprovalRecord, Decision, GrantScope, ThreadDeadlines, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView, HostRecord } from './types.js' */
+/** @import { ApprovalItem, ApprovalRecord, BatchLeftOut, Decision, GrantScope, ThreadDeadlines, NewThreadInput, StoredEvent, ThreadListItem, ThreadMode, ThreadRecord, ThreadView, HostRecord } from './types.js' */
 
 export class ApiError extends Error {
   /**
@@ -214,17 +214,17 @@ export async function setDeadlines(threadId, deadlines) {
  * The pending approvals one answer would cover.
  * @param {BatchSelect} select
  * @param {'allow' | 'deny'} behavior
- * @returns {Promise<ApprovalRecord[]>}
+ * @returns {Promise<{ approvals: ApprovalRecord[], leftOut: BatchLeftOut[] }>}
  */
 export async function previewBatch(select, behavior) {
   const json = await call('POST', '/api/approvals/batch/preview', { select, behavior });
-  return json?.approvals ?? [];
+  return { approvals: json?.approvals ?? [], leftOut: json?.leftOut ?? [] };
 }
 
 /**
  * Answers exactly `approvalIds` (a preview's), each on its own; says which were settled meanwhile.
  * @param {{ approvalIds: string[], behavior: 'allow' | 'deny', message?: string }} batch
- * @returns {Promise<{ decided: ApprovalRecord[], alreadySettled: { id: string, status: string }[] }>}
+ * @returns {Promise<{ decided: ApprovalRecord[], alreadySettled: { id: string, status: string }[], leftOut: BatchLeftOut[] }>}
  */
 export function decideBatch(batch) {
   return call('POST', '/api/approvals/batch', batch);

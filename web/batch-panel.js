@@ -16,7 +16,7 @@ import { toast } from './toast.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
-/** @import { ApprovalItem, ApprovalRecord } from './types.js' */
+/** @import { ApprovalItem, ApprovalRecord, BatchLeftOut } from './types.js' */
 
 /** @typedef {'thread' | 'subagent' | 'rule'} SelectKind */
 
@@ -27,7 +27,7 @@ const KINDS = /** @type {const} */ ([
 ]);
 
 export class BatchPanel {
-  /** @type {{ approvals: ApprovalRecord[], behavior: 'allow' | 'deny', element: HTMLElement } | null} */
+  /** @type {{ approvals: ApprovalRecord[], leftOut: BatchLeftOut[], behavior: 'allow' | 'deny', element: HTMLElement } | null} */
   #preview = null;
   #sending = false;
 
@@ -247,11 +247,11 @@ export class BatchPanel {
     }
     const behavior = this.denyInput.checked ? 'deny' : 'allow';
     try {
-      const approvals = await api.previewBatch(select, behavior);
+      const { approvals, leftOut } = await api.previewBatch(select, behavior);
       // The choice may have changed while the preview was on its way.
       if (JSON.stringify(this.#selection()) !== JSON.stringify(select)) return;
       for (const approval of approvals) this.state.addApproval(approval);
-      this.#preview = { approvals, behavior, element: h('div') };
+      this.#preview = { approvals, leftOut, behavior, element: h('div') };
       this.#drawPreview();
     } catch (error) {
       replace(
@@ -272,9 +272,10 @@ export class BatchPanel {
       return;
     }
     const { approvals, behavior } = preview;
+    const leftOut = this.#leftOut(preview.leftOut);
     if (approvals.length === 0) {
       preview.element = h('p', { class: 'batch-none' }, 'No pending approval matches.');
-      replace(this.previewBox, preview.element);
+      replace(this.previewBox, preview.element, leftOut);
       return;
     }
     const count = approvals.length;
@@ -315,8 +316,41 @@ export class BatchPanel {
           : null,
       ),
     );
-    replace(this.previewBox, preview.element);
+    replace(this.previewBox, preview.element, leftOut);
     arming.watch(preview.element);
+  }
+
+  /**
+   * The approvals an allow leaves out, each with the policy's reason: a protected write is allowed on its
+   * own card, where what it writes is shown, never in bulk.
+   * @param {BatchLeftOut[]} leftOut
+   */
+  #leftOut(leftOut) {
+    if (leftOut.length === 0) return null;
+    return h(
+      'div',
+      { class: 'batch-left-out' },
+      h(
+        'p',
+        {},
+        `Left out: ${leftOut.length === 1 ? 'one protected write' : `${leftOut.length} protected writes`}, to allow one by one on their cards`,
+      ),
+      h(
+        'ul',
+        { 'aria-label': 'Approvals the answer leaves out' },
+        leftOut.map((left) => {
+          const approval = this.state.approvals.get(left.id);
+          return h(
+            'li',
+            { 'data-approval-id': left.id },
+            h('span', { class: 'tool' }, visibleText(left.toolName)),
+            ' ',
+            approval === undefined ? '' : titleLine(approval.toolName, approval.input),
+            h('span', { class: 'muted' }, ` (${visibleText(left.reason)})`),
+          );
+        }),
+      ),
+    );
   }
 
   /** @param {ApprovalRecord} approval */

@@ -31,6 +31,7 @@
 /** @typedef {ApprovalRecord & Partial<Pick<ServerApprovalItem, 'subagentDescription' | 'cwd' | 'threadTitle' | 'host'>>} ApprovalItem */
 /** @typedef {Omit<import('../src/server/api-schema.js').ThreadDetailResponse, 'timeline' | 'lastSeq'>} ThreadView */
 /** @typedef {import('../src/server/api-schema.js').DecisionRequest} Decision */
+/** @typedef {import('../src/supervisor/approvals/batch-left-out.js').BatchLeftOut} BatchLeftOut */
 /** @typedef {import('../src/server/api-schema.js').CreateThreadRequest} NewThreadInput */
 
 /** @typedef {import('../src/store/host-registry.js').HostRecord} HostRecord */

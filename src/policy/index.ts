@@ -6,6 +6,7 @@ export {
   compilePolicy,
   decidingStep,
   evaluatePolicy,
+  protectedWriteReason,
   validateMode,
   validateRules,
   type CliContext,

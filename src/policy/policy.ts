@@ -82,6 +82,24 @@ export function decidingStep(
   return { step: 'mode', verdict: { behavior: 'ask', reason: 'no step of the policy decided' } };
 }
 
+/**
+ * Why the policy holds this request for a person whatever the rules and the mode say — it writes a
+ * protected file, or the CLI called it sensitive — or undefined. The protected-write step alone, so that
+ * what may never be allowed in bulk or by a clock (batches, deadlines) is judged as the policy judges it.
+ */
+export function protectedWriteReason(
+  cwd: string,
+  toolName: string,
+  input: Record<string, unknown>,
+  cli: CliContext = {},
+): string | undefined {
+  const step = POLICY_ORDER.find((candidate) => candidate.id === 'protected-write');
+  const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
+  const policy = compilePolicy('supervised', { allow: [], deny: [] }, cwd);
+  const verdict = step?.decide({ policy, toolName, input, cli, shell });
+  return verdict?.reason;
+}
+
 function stringField(input: Record<string, unknown>, key: string): string | undefined {
   const value = input[key];
   return typeof value === 'string' ? value : undefined;

@@ -14,6 +14,7 @@ import type {
   ThreadRecord,
 } from '../store/records.js';
 import { MAX_TITLE_LENGTH } from '../supervisor/runtime/thread-title.js';
+import type { BatchLeftOut } from '../supervisor/approvals/batch-left-out.js';
 import type { TimelineItem } from '../supervisor/timeline.js';
 
 export type {
@@ -177,15 +178,17 @@ export type ThreadListItem = ThreadRecord & {
   host: ThreadHost | null;
 };
 
-/** `POST /api/approvals/batch/preview`. */
+/** `POST /api/approvals/batch/preview`: what a batch answers, and what an allow leaves out (and why). */
 export interface BatchPreviewResponse {
   approvals: ApprovalRecord[];
+  leftOut: BatchLeftOut[];
 }
 
-/** `POST /api/approvals/batch`: what was answered, and what had been settled meanwhile. */
+/** `POST /api/approvals/batch`: what was answered, what had been settled meanwhile, what was left out. */
 export interface BatchDecisionResponse {
   decided: ApprovalRecord[];
   alreadySettled: { id: string; status: ApprovalStatus }[];
+  leftOut: BatchLeftOut[];
 }
 
 export interface ThreadListResponse {

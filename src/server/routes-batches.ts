@@ -19,7 +19,7 @@ export function batchRoutes({ supervisor }: RouteDeps): Hono {
   app.post('/preview', async (c) => {
     const { select, behavior } = await readJsonBody(c.req.raw, BatchPreviewRequest);
     const selection = Object.fromEntries(Object.entries(select).filter(([, value]) => value !== undefined));
-    const body: BatchPreviewResponse = { approvals: supervisor.previewBatch(selection, behavior ?? 'allow') };
+    const body: BatchPreviewResponse = supervisor.previewBatch(selection, behavior ?? 'allow');
     return c.json(body);
   });
 

@@ -12,6 +12,7 @@ export type {
   SupervisorOptions,
   ThreadView,
 } from './types.js';
+export type { BatchLeftOut, BatchPreview, BatchResult, BatchSelection } from './approvals/batch.js';
 export type { TimelineItem, TimelinePermission } from './timeline.js';
 export { buildTimeline } from './timeline.js';
 export {

@@ -16,7 +16,7 @@ import type {
 import { describeFix, securePrivateDir } from '../store/private-dir.js';
 import { isPostgresUrl } from '../store/store-target.js';
 import type { HostRecord } from '../store/host-registry.js';
-import type { BatchResult, BatchSelection } from './approvals/batch.js';
+import type { BatchPreview, BatchResult, BatchSelection } from './approvals/batch.js';
 import { Decider } from './approvals/decider.js';
 import { SupervisorCore, attempt } from './core.js';
 import { reattach, recoverLeftovers, type HostRestart, type Recovered } from './durable/host-restart.js';
@@ -298,15 +298,18 @@ export class Supervisor {
 
   /**
    * The pending approvals a batch would cover: a thread's, a subagent's, or those a rule covers (for an
-   * allow, as an allow rule would: every part of a command). Apply with decideBatch() on these ids.
+   * allow, as an allow rule would: every part of a command). Apply with decideBatch() on these ids. An
+   * allow leaves out protected and CLI-sensitive writes (`leftOut`, with the reason): each is a person's
+   * to allow on its own card.
    */
-  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny' = 'allow'): ApprovalRecord[] {
+  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny' = 'allow'): BatchPreview {
     return this.#decider.previewBatch(select, behavior);
   }
 
   /**
    * Answers each of `approvalIds` (the ones a preview listed) with one decision, each compare-and-set on
-   * its own: those settled meanwhile are reported, not answered again.
+   * its own: those settled meanwhile are reported, not answered again; an allow answers no protected or
+   * CLI-sensitive write (`leftOut`), whatever ids it is given.
    */
   decideBatch(approvalIds: readonly string[], decision: Decision): Promise<BatchResult> {
     return this.#core.acknowledged(() => this.#decider.decideBatch(approvalIds, decision));

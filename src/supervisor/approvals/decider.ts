@@ -14,6 +14,8 @@ import type { Decision } from '../types.js';
 import { validateId } from '../validate.js';
 import {
   selectApprovals,
+  leftOutOfAllow,
+  type BatchPreview,
   validateBatchIds,
   validateSelection,
   type BatchResult,
@@ -74,13 +76,20 @@ export class Decider {
    * The pending approvals a batch would cover: a thread's, a subagent's, or those a rule covers (for an
    * allow, as an allow rule would: every part of a command).
    */
-  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny'): ApprovalRecord[] {
+  previewBatch(select: BatchSelection, behavior: 'allow' | 'deny'): BatchPreview {
     this.#core.checkOpen();
     const selection = validateSelection(select);
     if (behavior !== 'allow' && behavior !== 'deny')
       throw new ValidationError('a batch allows or denies', 'behavior');
     const pending = this.#core.store.listApprovals({ status: 'pending' });
-    return selectApprovals(pending, selection, behavior, (threadId) => this.#threads.thread(threadId).cwd);
+    const cwdOf = (threadId: string): string => this.#threads.thread(threadId).cwd;
+    const preview: BatchPreview = { approvals: [], leftOut: [] };
+    for (const approval of selectApprovals(pending, selection, behavior, cwdOf)) {
+      const reason = behavior === 'allow' ? leftOutOfAllow(approval, cwdOf(approval.threadId)) : undefined;
+      if (reason === undefined) preview.approvals.push(approval);
+      else preview.leftOut.push({ id: approval.id, toolName: approval.toolName, reason });
+    }
+    return preview;
   }
 
   /** Answers each approval with one decision, each compare-and-set and on disk before the next. */
@@ -90,9 +99,19 @@ export class Decider {
     const checked = validateDecision(decision);
     if (checked.behavior === 'allow_always')
       throw new ValidationError('a batch allows once or denies', 'behavior');
-    for (const id of ids) this.#threads.approval(id);
-    const result: BatchResult = { decided: [], alreadySettled: [] };
-    for (const id of ids) {
+    const approvals = ids.map((id) => this.#threads.approval(id));
+    const result: BatchResult = { decided: [], alreadySettled: [], leftOut: [] };
+    for (const approval of approvals) {
+      const { id } = approval;
+      // Checked here too, not only in the preview: ids can come from anywhere.
+      const reason =
+        checked.behavior === 'allow' && approval.status === 'pending'
+          ? leftOutOfAllow(approval, this.#threads.thread(approval.threadId).cwd)
+          : undefined;
+      if (reason !== undefined) {
+        result.leftOut.push({ id, toolName: approval.toolName, reason });
+        continue;
+      }
       try {
         result.decided.push(await this.#core.acknowledged(() => this.#decideChecked(id, checked)));
       } catch (error) {
