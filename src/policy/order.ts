@@ -10,6 +10,7 @@ import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
 import { isInside, lexicalAndReal } from './real-paths.js';
 import { commandMatches, ruleMatches, shellAllowable } from './rules.js';
+import { allowedRunners, runnerManifestFor } from './runner-manifests.js';
 import type { ShellAnalysis } from './shell-commands.js';
 
 /** One permission request as the steps see it; `shell` is the parse of a Bash command, once. */
@@ -86,7 +87,7 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
   },
   {
     id: 'protected-write',
-    doc: "A **protected write** asks, whatever the mode or the allow rules say: the CLI called the file sensitive, or a target (an edit tool's file, a Bash redirection or a file a command writes through its arguments, the CLI's `blocked_path`) is in the protected-path table.",
+    doc: "A **protected write** asks, whatever the mode or the allow rules say: the CLI called the file sensitive, or a target (an edit tool's file, a Bash redirection or a file a command writes through its arguments, the CLI's `blocked_path`) is in the protected-path table, or is a manifest of a runner an allow rule lets run (`package.json` while `Bash(npm test)` is allowed, the Makefile under `Bash(make:*)`: runner-manifests.ts).",
     examples: [
       {
         mode: 'full-access',
@@ -108,9 +109,16 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
         cli: { decisionReason: 'Claude requested permissions to edit notes.txt which is a sensitive file.' },
         behavior: 'ask',
       },
+      {
+        mode: 'auto-edits',
+        rules: { allow: ['Bash(npm test)'] },
+        toolName: 'Edit',
+        input: { file_path: 'packages/app/package.json' },
+        behavior: 'ask',
+      },
     ],
     decide({ policy, toolName, input, cli, shell }) {
-      const guarded = protectedReason(policy.cwd, toolName, input, cli, shell);
+      const guarded = protectedReason(policy, toolName, input, cli, shell);
       return guarded === undefined ? undefined : { behavior: 'ask', reason: guarded };
     },
   },
@@ -201,7 +209,7 @@ function allowingRules({ policy, toolName, input, shell }: PolicyRequest): strin
 
 /** Why this call writes somewhere no mode or allow rule may allow; undefined when it does not. */
 function protectedReason(
-  cwd: string,
+  policy: CompiledPolicy,
   toolName: string,
   input: Record<string, unknown>,
   cli: CliContext,
@@ -218,8 +226,16 @@ function protectedReason(
   const writing = shell !== undefined || target !== undefined;
   if (writing && typeof cli.blockedPath === 'string' && cli.blockedPath !== '') targets.push(cli.blockedPath);
   for (const path of targets) {
-    const entry = protectedPath(cwd, path);
+    const entry = protectedPath(policy.cwd, path);
     if (entry !== undefined) return `${path} is protected (${entry.path}: ${entry.reason})`;
+  }
+  const runners = allowedRunners(policy.allow);
+  if (runners.size === 0) return undefined;
+  for (const path of targets) {
+    const { lexical, real } = lexicalAndReal(policy.cwd, path);
+    const manifest = runnerManifestFor(lexical, runners) ?? runnerManifestFor(real, runners);
+    if (manifest !== undefined)
+      return `${path} is what an allowed runner runs (${manifest.manifest}, allowed by ${manifest.rule}): protected in this thread`;
   }
   return undefined;
 }

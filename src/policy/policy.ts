@@ -88,14 +88,13 @@ export function decidingStep(
  * what may never be allowed in bulk or by a clock (batches, deadlines) is judged as the policy judges it.
  */
 export function protectedWriteReason(
-  cwd: string,
+  policy: CompiledPolicy,
   toolName: string,
   input: Record<string, unknown>,
   cli: CliContext = {},
 ): string | undefined {
   const step = POLICY_ORDER.find((candidate) => candidate.id === 'protected-write');
   const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
-  const policy = compilePolicy('supervised', { allow: [], deny: [] }, cwd);
   const verdict = step?.decide({ policy, toolName, input, cli, shell });
   return verdict?.reason;
 }

@@ -7,7 +7,7 @@ import type { ApprovalRecord, ApprovalStatus } from '../../store/records.js';
 import type { BatchLeftOut } from './batch-left-out.js';
 
 export type { BatchLeftOut } from './batch-left-out.js';
-import { protectedWriteReason } from '../../policy/policy.js';
+import { protectedWriteReason, type CompiledPolicy } from '../../policy/policy.js';
 import { compileRule, ruleMatches, type CompiledRule } from '../../policy/rules.js';
 
 export interface BatchSelection {
@@ -36,8 +36,8 @@ export interface BatchPreview {
  * whatever the rules and mode (protected, or sensitive by the CLI's word) is never allowed in bulk, where
  * a preview line cannot show what it writes.
  */
-export function leftOutOfAllow(approval: ApprovalRecord, cwd: string): string | undefined {
-  return protectedWriteReason(cwd, approval.toolName, approval.input, {
+export function leftOutOfAllow(approval: ApprovalRecord, policy: CompiledPolicy): string | undefined {
+  return protectedWriteReason(policy, approval.toolName, approval.input, {
     decisionReason: approval.decisionReason,
     blockedPath: approval.blockedPath,
   });

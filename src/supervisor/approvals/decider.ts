@@ -6,7 +6,7 @@
 import { ConflictError, StoreError, ValidationError } from '../../protocol/errors.js';
 import type { StoredEvent } from '../../store/event-types.js';
 import type { ApprovalRecord, ThreadMode, ThreadRecord } from '../../store/records.js';
-import { validateMode } from '../../policy/policy.js';
+import { compilePolicy, validateMode, type CompiledPolicy } from '../../policy/policy.js';
 import type { SupervisorCore } from '../core.js';
 import type { FleetMembership } from '../fleet/fleet.js';
 import type { Threads } from '../runtime/threads.js';
@@ -24,7 +24,7 @@ import {
 import { DeadlineClock } from './deadline-clock.js';
 import { deadlineMessage } from './deadlines.js';
 import { decisionInput } from './decision-input.js';
-import { grantUpdates, validateGrant } from './grants.js';
+import { effectiveRules, grantUpdates, validateGrant } from './grants.js';
 import { policyAnswer } from './policy-answer.js';
 import { validateDecision, type CheckedDecision } from './validate.js';
 
@@ -85,7 +85,8 @@ export class Decider {
     const cwdOf = (threadId: string): string => this.#threads.thread(threadId).cwd;
     const preview: BatchPreview = { approvals: [], leftOut: [] };
     for (const approval of selectApprovals(pending, selection, behavior, cwdOf)) {
-      const reason = behavior === 'allow' ? leftOutOfAllow(approval, cwdOf(approval.threadId)) : undefined;
+      const reason =
+        behavior === 'allow' ? leftOutOfAllow(approval, this.#policyOf(approval.threadId)) : undefined;
       if (reason === undefined) preview.approvals.push(approval);
       else preview.leftOut.push({ id: approval.id, toolName: approval.toolName, reason });
     }
@@ -106,7 +107,7 @@ export class Decider {
       // Checked here too, not only in the preview: ids can come from anywhere.
       const reason =
         checked.behavior === 'allow' && approval.status === 'pending'
-          ? leftOutOfAllow(approval, this.#threads.thread(approval.threadId).cwd)
+          ? leftOutOfAllow(approval, this.#policyOf(approval.threadId))
           : undefined;
       if (reason !== undefined) {
         result.leftOut.push({ id, toolName: approval.toolName, reason });
@@ -137,6 +138,12 @@ export class Decider {
       if (answer !== undefined) this.#core.commit(threadId, [answer]);
     }
     return this.#threads.thread(threadId);
+  }
+
+  /** The thread's policy as the permission gate applies it, read from the record (no runtime made). */
+  #policyOf(threadId: string): CompiledPolicy {
+    const thread = this.#threads.thread(threadId);
+    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd);
   }
 
   async #decideChecked(approvalId: string, decision: CheckedDecision): Promise<ApprovalRecord> {
