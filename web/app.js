@@ -1,8 +1,10 @@
 // @ts-check
 // The page: loads the snapshots, follows the live stream, and shows one view at a time chosen by the
-// URL's hash — the inbox (#/), a thread (#/threads/<id>) or the new-thread form (#/new).
+// URL's hash — the inbox (#/), a thread (#/threads/<id>), the new-thread form (#/new) or the audit
+// trail (#/audit, with its filters after a `?`).
 
 import * as api from './api.js';
+import { AuditView } from './audit-view.js';
 import { connectionIndicator } from './connection.js';
 import { byId, h, replace } from './dom.js';
 import { InboxView } from './inbox.js';
@@ -21,7 +23,7 @@ const threadsBox = byId('threads', HTMLElement);
 const inboxCount = byId('inbox-count', HTMLElement);
 const help = byId('help', HTMLDialogElement);
 
-/** @type {{ kind: 'inbox', view: InboxView } | { kind: 'thread', view: ThreadView } | { kind: 'new' } | undefined} */
+/** @type {{ kind: 'inbox', view: InboxView } | { kind: 'thread', view: ThreadView } | { kind: 'new' } | { kind: 'audit', view: AuditView } | undefined} */
 let current;
 /** Threads whose records were asked for: the inbox asks once per thread, live events do the rest. */
 const requested = new Set();
@@ -47,6 +49,8 @@ function route() {
     const view = new ThreadView(main, state, decodeURIComponent(threadMatch[1]), call);
     current = { kind: 'thread', view };
     void view.load();
+  } else if (/^#\/audit(\?|$)/.test(hash)) {
+    current = { kind: 'audit', view: new AuditView(main, state, hash.slice('#/audit?'.length)) };
   } else if (hash === '#/new') {
     current = { kind: 'new' };
     renderNewThread(main, state, (id) => go(`#/threads/${encodeURIComponent(id)}`));

@@ -3,7 +3,8 @@
 // a quote, comma or line break, quotes doubled; CRLF line ends). A CSV field that a spreadsheet would run
 // as a formula — one starting with =, +, -, @, a tab or a carriage return — gets a leading ' so that it
 // stays text: tool inputs and deny messages are written by the model and must not become formulas.
-import type { AuditRecord, AuditRow } from '../store/audit-chain.js';
+// Columns are only ever added at the end, so a sheet or script that reads them by position keeps working.
+import type { AuditRecord, AuditRow } from '../store/audit-record.js';
 import { canonicalJson } from '../store/canonical-json.js';
 
 export type AuditFormat = 'jsonl' | 'csv';
@@ -27,6 +28,11 @@ export const CSV_COLUMNS = [
   'event_seq',
   'prev',
   'hash',
+  // Added with format v2 (the record's `grant`); empty for other outcomes and for v1 records.
+  'scope',
+  'destination',
+  'settings_file',
+  'session_id',
 ] as const;
 
 /** The JSON Lines line of a stored record (with its line end). */
@@ -78,6 +84,10 @@ export function csvLine(row: AuditRow): string {
     event_seq: record.eventSeq,
     prev: record.prev,
     hash: row.hash,
+    scope: record.grant?.scope,
+    destination: record.grant?.destination,
+    settings_file: record.grant?.settingsFile,
+    session_id: record.grant?.sessionId,
   };
   return `${CSV_COLUMNS.map((column) => csvField(values[column])).join(',')}\r\n`;
 }

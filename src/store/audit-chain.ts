@@ -3,60 +3,34 @@
 // SHA-256 of the record before it (`prev`), so a record that is changed, removed or inserted breaks the
 // chain at that record. A record's hash is the SHA-256 (lower-case hex) of its canonical JSON
 // (canonical-json.ts) encoded as UTF-8; the first record (seq 1) has `prev` = 64 zeros and is a
-// `genesis` record saying from which event of the log on decisions are recorded. Pure: no I/O.
+// `genesis` record saying from which event of the log on decisions are recorded. The record format and
+// its versions are in audit-record.ts. Pure: no I/O.
 import { createHash } from 'node:crypto';
 
+import {
+  AUDIT_FORMAT_VERSION,
+  type AuditGrant,
+  type AuditRecord,
+  type AuditRow,
+  type VerifyResult,
+} from './audit-record.js';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredEvent } from './event-types.js';
-import type { ApprovalRecord, DecidedBy } from './records.js';
+import type { ApprovalRecord, DecidedBy, DecisionGrant } from './records.js';
 
-export const AUDIT_FORMAT_VERSION = 1;
+export {
+  AUDIT_FORMAT_VERSION,
+  AUDIT_OUTCOMES,
+  type AuditFormatVersion,
+  type AuditGrant,
+  type AuditKind,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditRow,
+  type VerifyResult,
+} from './audit-record.js';
+
 export const GENESIS_PREV = '0'.repeat(64);
-
-export type AuditKind = 'genesis' | 'decision' | 'cancelled' | 'expired';
-export type AuditOutcome = 'allow' | 'allow_always' | 'deny' | 'cancelled' | 'expired';
-
-export interface AuditRecord {
-  v: typeof AUDIT_FORMAT_VERSION;
-  /** 1, 2, 3… without gaps. */
-  seq: number;
-  /** The hash of record `seq - 1`; 64 zeros for the first. */
-  prev: string;
-  /** When the decision was recorded (the time of its event). */
-  at: string;
-  kind: AuditKind;
-  /** The event of the log this record stands for; for the genesis record, the last event before it. */
-  eventSeq: number;
-  threadId: string | null;
-  approvalId: string | null;
-  runId: string | null;
-  subagentId: string | null;
-  tool: string | null;
-  /** The tool input as the CLI asked for it. */
-  input: Record<string, unknown> | null;
-  /** SHA-256 of the canonical JSON of the input sent back to the CLI: the edited one, else `input`. */
-  inputSha256: string | null;
-  /** Who decided and through what; for cancellations and expiries, Warden itself (`via: 'host'`). */
-  decidedBy: DecidedBy | null;
-  outcome: AuditOutcome | null;
-  /** The rule that decided (policy), or the rules an allow_always added. */
-  rules: string[];
-  /** The policy's reason (`policy` decisions), the deny message, or why it was cancelled or expired. */
-  reason: string | null;
-  /** A deny that also stopped the turn. */
-  interrupt: boolean;
-  /** Set when the decision changed the input: both versions, as given and as sent. */
-  edit: { original: Record<string, unknown>; edited: Record<string, unknown> } | null;
-  /** Only on the genesis record: what the chain covers. */
-  note?: string;
-}
-
-/** A stored record: its canonical text as written and the hash recorded beside it. */
-export interface AuditRow {
-  seq: number;
-  hash: string;
-  text: string;
-}
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -80,6 +54,7 @@ const EMPTY: Omit<AuditDraft, 'at' | 'kind' | 'eventSeq'> = {
   decidedBy: null,
   outcome: null,
   rules: [],
+  grant: null,
   reason: null,
   interrupt: false,
   edit: null,
@@ -137,7 +112,7 @@ export function auditDraftOf(
       inputSha256: inputDigest(editedInput ?? approval.input),
       decidedBy: data.decidedBy ?? legacyDecider(data.by),
       outcome: data.behavior,
-      rules: data.behavior === 'allow_always' ? [...approval.alwaysAllowRules] : [],
+      ...grantPart(data.behavior === 'allow_always', data.grant, approval),
       reason: data.message,
       interrupt: data.interrupt,
       edit: editedInput === undefined ? null : { original: approval.input, edited: editedInput },
@@ -155,6 +130,21 @@ export function auditDraftOf(
     };
   }
   return undefined;
+}
+
+/**
+ * The rules an allow_always added and where they went, as its decision says; a decision that does not
+ * say (a Warden from before grants were recorded, in the same fleet) gives the rules the approval offered.
+ */
+function grantPart(
+  always: boolean,
+  grant: DecisionGrant | undefined,
+  approval: ApprovalRecord,
+): { rules: string[]; grant: AuditGrant | null } {
+  if (!always) return { rules: [], grant: null };
+  if (grant === undefined) return { rules: [...approval.alwaysAllowRules], grant: null };
+  const { rules, scope, destination, settingsFile, sessionId } = grant;
+  return { rules: [...rules], grant: { scope, destination, settingsFile, sessionId } };
 }
 
 /** Decisions recorded before deciders were named carry only `by`. */
@@ -190,9 +180,6 @@ export function chainRecord(
   const text = canonicalJson(record);
   return { record, row: { seq, hash: sha256Hex(text), text } };
 }
-
-export type VerifyResult =
-  { ok: true; records: number; head: string } | { ok: false; records: number; seq: number; problem: string };
 
 /**
  * Checks the chain from its first record: seq 1, 2, 3… without gaps; each text is valid canonical JSON

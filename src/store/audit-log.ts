@@ -4,25 +4,12 @@
 // record yet (a new one, or one that existed before the audit did) gets the genesis record at open.
 import type BetterSqlite3 from 'better-sqlite3';
 
-import {
-  auditDraftOf,
-  chainRecord,
-  GENESIS_PREV,
-  genesisDraft,
-  type AuditDraft,
-  type AuditRow,
-} from './audit-chain.js';
+import { auditDraftOf, chainRecord, GENESIS_PREV, genesisDraft, type AuditDraft } from './audit-chain.js';
+import type { AuditQuery, AuditRecord, AuditRow } from './audit-record.js';
 import type { StoredEvent } from './event-types.js';
 import { approvalFromRow, type Row } from './rows.js';
 
-export interface AuditQuery {
-  /** Records with a seq greater than this (default 0). */
-  after?: number;
-  /** Records at or after this time (ISO 8601, compared as the records write it). */
-  since?: string;
-  /** At most this many (default 500). */
-  limit?: number;
-}
+export type { AuditQuery } from './audit-record.js';
 
 const AUDITED = new Set(['permission.decided', 'approval.decided', 'approval.cancelled', 'approval.expired']);
 const DEFAULT_PAGE = 500;
@@ -32,12 +19,16 @@ export class AuditLog {
   readonly #insert: BetterSqlite3.Statement<[number, string, string]>;
   readonly #approval: BetterSqlite3.Statement<[string], Row>;
   readonly #page: BetterSqlite3.Statement<[number, number], AuditRow>;
+  readonly #pageBefore: BetterSqlite3.Statement<[number, number], AuditRow>;
 
   constructor(db: BetterSqlite3.Database) {
     this.#last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1');
     this.#insert = db.prepare('INSERT INTO audit (seq, hash, record) VALUES (?, ?, ?)');
     this.#approval = db.prepare('SELECT * FROM approvals WHERE id = ?');
     this.#page = db.prepare('SELECT seq, hash, record AS text FROM audit WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.#pageBefore = db.prepare(
+      'SELECT seq, hash, record AS text FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?',
+    );
     db.transaction(() => {
       if (this.#last.get() !== undefined) return;
       const lastEvent = db
@@ -58,7 +49,13 @@ export class AuditLog {
 
   /** Records in order, a page at a time. */
   read(query: AuditQuery = {}): AuditRow[] {
-    return readAuditPages((after, limit) => this.#page.all(after, limit), query);
+    return readAuditPages(
+      {
+        after: (after, limit) => this.#page.all(after, limit),
+        before: (before, limit) => this.#pageBefore.all(before, limit),
+      },
+      query,
+    );
   }
 
   #append(draft: AuditDraft): void {
@@ -68,33 +65,61 @@ export class AuditLog {
   }
 }
 
-/** Records in order through `page(after, limit)`, filtered by `query` (the paging both backends share). */
-export function readAuditPages(
-  page: (after: number, limit: number) => AuditRow[],
-  query: AuditQuery,
-): AuditRow[] {
+/** A backend's two pages of records: after a seq oldest first, and before a seq newest first. */
+export interface AuditPages {
+  after(after: number, limit: number): AuditRow[];
+  before(before: number, limit: number): AuditRow[];
+}
+
+/**
+ * Records in the query's order between `after` and `before`, filtered by its other fields (the paging
+ * both backends share). A filtered read pages on until it has `limit` records or the log ends.
+ */
+export function readAuditPages(pages: AuditPages, query: AuditQuery): AuditRow[] {
   const limit = query.limit ?? DEFAULT_PAGE;
-  const { since } = query;
-  if (since === undefined) return page(query.after ?? 0, limit);
-  // Filtered by time: page on, skipping earlier records, until the page is full or the log ends.
+  const after = query.after ?? 0;
+  const before = query.before ?? Number.MAX_SAFE_INTEGER;
+  const desc = query.order === 'desc';
+  const within = (row: AuditRow): boolean => row.seq > after && row.seq < before;
+  const matches = auditFilter(query);
+  if (matches === undefined)
+    return (desc ? pages.before(before, limit) : pages.after(after, limit)).filter(within);
   const rows: AuditRow[] = [];
-  let after = query.after ?? 0;
+  let cursor = desc ? before : after;
   for (;;) {
-    const records = page(after, DEFAULT_PAGE);
-    for (const row of records) if (recordTime(row) === '' || recordTime(row) >= since) rows.push(row);
-    if (rows.length >= limit || records.length < DEFAULT_PAGE) return rows.slice(0, limit);
-    after = records.at(-1)?.seq ?? after;
+    const page = desc ? pages.before(cursor, DEFAULT_PAGE) : pages.after(cursor, DEFAULT_PAGE);
+    for (const row of page) {
+      if (!within(row)) return rows;
+      if (!matches(row)) continue;
+      rows.push(row);
+      if (rows.length >= limit) return rows;
+    }
+    const last = page.at(-1);
+    if (page.length < DEFAULT_PAGE || last === undefined) return rows;
+    cursor = last.seq;
   }
 }
 
-/** The record's `at`; a record that does not parse is kept (the export shows it; verify names it). */
-function recordTime(row: AuditRow): string {
-  try {
-    const { at } = JSON.parse(row.text) as { at?: unknown };
-    return typeof at === 'string' ? at : '';
-  } catch {
-    return '';
-  }
+/**
+ * Whether a record answers the query's filters (undefined: the query has none). A record that does not
+ * parse always matches: the export shows it, and verify names it.
+ */
+export function auditFilter(query: AuditQuery): ((row: AuditRow) => boolean) | undefined {
+  const { since, threadId, decider, outcome } = query;
+  if (since === undefined && threadId === undefined && decider === undefined && outcome === undefined)
+    return undefined;
+  return (row) => {
+    let record: Partial<AuditRecord>;
+    try {
+      record = JSON.parse(row.text) as Partial<AuditRecord>;
+    } catch {
+      return true;
+    }
+    if (since !== undefined && typeof record.at === 'string' && record.at < since) return false;
+    if (threadId !== undefined && record.threadId !== threadId) return false;
+    if (decider !== undefined && record.decidedBy?.name !== decider) return false;
+    return outcome === undefined || record.outcome === outcome;
+  };
 }
 
 /** Every record of a store, in order, read a page at a time. */

@@ -36,6 +36,27 @@ export interface GrantedRule {
   grantedAt: string;
 }
 
+/**
+ * Where always-allowed rules are kept: in the CLI's session (`session`: the CLI is sent a session rule,
+ * and Warden's policy applies it while the thread is in that session), in Warden's event log for the
+ * thread (`warden`: the CLI is not told), or in a settings file the CLI writes (`localSettings`: the
+ * project's `.claude/settings.local.json`; `projectSettings` and `userSettings` are the CLI's other
+ * settings files, which Warden does not write to today).
+ */
+export type GrantDestination = 'session' | 'warden' | 'localSettings' | 'projectSettings' | 'userSettings';
+
+/** What an allow_always added, as decided: the rules, how long they hold, and where they are kept. */
+export interface DecisionGrant {
+  scope: GrantScope;
+  /** The rules added: the approval's `alwaysAllowRules`, some of them, or narrower ones. */
+  rules: string[];
+  destination: GrantDestination;
+  /** The settings file the CLI writes the rules to (absolute path), for a settings destination; else null. */
+  settingsFile: string | null;
+  /** For `session`: the CLI session the rules hold in (null when the thread had none yet). */
+  sessionId: string | null;
+}
+
 /** "If unanswered after N ms": a default that denies, and rules that may allow (deadlines.ts). */
 export interface ThreadDeadlines {
   afterMs: number | null;
@@ -191,8 +212,9 @@ export interface ApprovalDecision {
   message: string | null;
   interrupt: boolean;
   /**
-   * Sent to the CLI with an `allow_always`: one `addRules` update holding the approval's
-   * `alwaysAllowRules`, with destination `session`. Null otherwise.
+   * What the CLI was told besides the answer: with an `allow_always` of the session or project scope, one
+   * `addRules` update of the rules granted (destination `session` or `localSettings`); a plan's end sets
+   * the mode. Null otherwise (a thread-scope grant is Warden's own: the CLI is not told).
    */
   updatedPermissions: unknown[] | null;
   /**
@@ -207,6 +229,8 @@ export interface ApprovalDecision {
   updatedInput?: Record<string, unknown> | null;
   /** Who decided and through what; absent on decisions recorded before deciders were named. */
   decidedBy?: DecidedBy;
+  /** With allow_always: what it added and where; absent on decisions recorded before it was kept. */
+  grant?: DecisionGrant;
 }
 
 export interface ApprovalRecord {
@@ -221,8 +245,8 @@ export interface ApprovalRecord {
   /** What the CLI suggested; shown for information, never sent back as it came. */
   suggestions: unknown[];
   /**
-   * The exact rules an `allow_always` adds, as `Tool(content)`, for this CLI session only (nothing is
-   * written to a settings file). Empty: allow_always is not offered for this request.
+   * The exact rules an `allow_always` offers, as `Tool(content)`; the person may grant them, some of them
+   * or narrower ones, for the scope they pick (`decision.grant`). Empty: allow_always is not offered.
    */
   alwaysAllowRules: string[];
   blockedPath: string | null;

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- exported records are inspected loosely */
 // `warden audit` and `warden audit verify`, the real command spawned (`node --import tsx src/cli/main.ts`):
-// with the server running (asked over its API) and without (the store read read-only); then one byte of
-// a record's payload is changed in the database file and verify fails naming that record (exit code 1).
+// with the server running (asked over its API) and without (the store read read-only), an always-allow's
+// scope and settings file in both formats; then one byte of a record's payload is changed in the
+// database file and verify fails naming that record (exit code 1).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { DATABASE_FILE } from '../../src/supervisor/index.js';
 import { REPO_ROOT } from '../e2e/helpers/server-command.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const run = promisify(execFile);
 
@@ -35,7 +37,7 @@ async function warden(...args: string[]): Promise<{ code: number; stdout: string
 
 describe('warden audit verify (spawned)', () => {
   it('passes, then names the record whose byte was changed in the database file', async (t) => {
-    const { sup, made, thread, dataDir } = await openFakeSupervisor(t);
+    const { sup, made, thread, dataDir, cwd } = await openFakeSupervisor(t);
     const server = await createServer({ supervisor: sup, dataDir, onError: () => undefined });
     const command = 'echo audit-marker-7f3a';
     const { fake } = await startTurn(sup, made, thread.id, 'work');
@@ -49,11 +51,20 @@ describe('warden audit verify (spawned)', () => {
     });
     assert.equal(answer.status, 200);
     await asked.result;
+    // An always-allow written to the project's settings: `warden audit` says so.
+    const always = fake.ask('Bash', { command: 'make build' });
+    const second = await waitForEvent(
+      sup,
+      'approval.requested',
+      (e) => e.data.input.command === 'make build',
+    );
+    await sup.decide(second.data.approvalId, { behavior: 'allow_always', scope: 'project' });
+    await always.result;
 
     // With the server running: the command asks it.
     const online = await warden('audit', 'verify', '--data-dir', dataDir);
     assert.equal(online.code, 0, online.stderr);
-    assert.match(online.stdout, /^Audit trail intact: 2 records; the last one's hash is [0-9a-f]{64}\n$/);
+    assert.match(online.stdout, /^Audit trail intact: 3 records; the last one's hash is [0-9a-f]{64}\n$/);
     const exported = await warden('audit', '--data-dir', dataDir);
     assert.equal(exported.code, 0, exported.stderr);
     const records = exported.stdout
@@ -63,6 +74,18 @@ describe('warden audit verify (spawned)', () => {
     const decided = records.find((r) => r.kind === 'decision');
     assert.deepEqual(decided?.decidedBy, { name: 'alice', via: 'api' });
     assert.equal(decided?.inputSha256, inputDigest({ command }));
+    const settingsFile = join(cwd, '.claude', 'settings.local.json');
+    assert.deepEqual(records.at(-1)?.grant, {
+      scope: 'project',
+      destination: 'localSettings',
+      settingsFile,
+      sessionId: null,
+    });
+    const csv = await warden('audit', '--format', 'csv', '--data-dir', dataDir);
+    assert.equal(csv.code, 0, csv.stderr);
+    const [header, , , project] = parseCsv(csv.stdout);
+    assert.deepEqual(header?.slice(-4), ['scope', 'destination', 'settings_file', 'session_id']);
+    assert.deepEqual(project?.slice(-4), ['project', 'localSettings', settingsFile, '']);
 
     await server.close();
     await sup.close();
@@ -72,6 +95,7 @@ describe('warden audit verify (spawned)', () => {
     assert.equal(offline.code, 0, offline.stderr);
     assert.equal(offline.stdout, online.stdout);
     assert.equal((await warden('audit', '--data-dir', dataDir)).stdout, exported.stdout);
+    assert.equal((await warden('audit', '--format', 'csv', '--data-dir', dataDir)).stdout, csv.stdout);
 
     // One byte of the record's payload: its inputSha256 appears in the file once, in the audit record only.
     const path = join(dataDir, DATABASE_FILE);

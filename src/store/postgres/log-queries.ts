@@ -107,6 +107,14 @@ export function auditAfter(after: number, limit: number): Statement {
   };
 }
 
+/** Records before `before`, newest first. */
+export function auditBefore(before: number, limit: number): Statement {
+  return {
+    sql: 'SELECT seq, hash, record AS text FROM warden_audit WHERE seq < $1 ORDER BY seq DESC LIMIT $2',
+    params: [before, limit],
+  };
+}
+
 /** The events as the six arrays `unnest` reads, in the order of READ_COLUMNS before the host. */
 function eventColumns(events: PreparedCommit['events']): unknown[][] {
   return [

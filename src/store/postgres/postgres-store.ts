@@ -22,6 +22,7 @@ import {
   appendStatements,
   barrierStatement,
   auditAfter,
+  auditBefore,
   auditRowsOf,
   eventsAfter,
   eventsOf,
@@ -403,7 +404,13 @@ export class PostgresStore implements Store {
   }
 
   readAudit(query: AuditQuery = {}): AuditRow[] {
-    return readAuditPages((after, limit) => auditRowsOf(this.#exec([auditAfter(after, limit)])[0]), query);
+    return readAuditPages(
+      {
+        after: (after, limit) => auditRowsOf(this.#exec([auditAfter(after, limit)])[0]),
+        before: (before, limit) => auditRowsOf(this.#exec([auditBefore(before, limit)])[0]),
+      },
+      query,
+    );
   }
 
   lastSeq(): number {

@@ -24,7 +24,7 @@ import {
 import { DeadlineClock } from './deadline-clock.js';
 import { deadlineMessage } from './deadlines.js';
 import { decisionInput } from './decision-input.js';
-import { effectiveRules, grantUpdates, validateGrant } from './grants.js';
+import { decisionGrant, effectiveRules, grantUpdates, validateGrant } from './grants.js';
 import { policyAnswer } from './policy-answer.js';
 import { validateDecision, type CheckedDecision } from './validate.js';
 
@@ -179,21 +179,32 @@ export class Decider {
         : sent.permissionUpdates.length > 0
           ? sent.permissionUpdates
           : null;
+    const granted = grant === null ? null : decisionGrant(grant, thread.cwd, thread.sessionId);
     this.#core.commit(approval.threadId, [
       {
         type: 'approval.decided',
-        data: { ...edit, approvalId, behavior, message, interrupt, updatedPermissions, by, decidedBy },
+        data: {
+          ...edit,
+          approvalId,
+          behavior,
+          message,
+          interrupt,
+          updatedPermissions,
+          by,
+          decidedBy,
+          ...(granted === null ? {} : { grant: granted }),
+        },
       },
-      ...(grant === null
+      ...(granted === null
         ? []
         : [
             {
               type: 'thread.rules_granted' as const,
               data: {
                 approvalId,
-                scope: grant.scope,
-                rules: grant.rules,
-                sessionId: grant.scope === 'session' ? thread.sessionId : null,
+                scope: granted.scope,
+                rules: granted.rules,
+                sessionId: granted.sessionId,
               },
             },
           ]),

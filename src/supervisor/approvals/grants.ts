@@ -9,9 +9,18 @@
 //              (destination `localSettings`), only when a person chose exactly that. Warden cannot take it
 //              back; the card says so.
 // A granted rule is never wider than one the approval showed (ruleWithin), and it must cover the request.
+import { join } from 'node:path';
+
 import { ValidationError } from '../../protocol/errors.js';
 import type { PermissionUpdate } from '../../protocol/control.js';
-import type { ApprovalRecord, GrantScope, ThreadRecord, ThreadRules } from '../../store/records.js';
+import type {
+  ApprovalRecord,
+  DecisionGrant,
+  GrantDestination,
+  GrantScope,
+  ThreadRecord,
+  ThreadRules,
+} from '../../store/records.js';
 import { GRANT_SCOPES } from '../../store/records.js';
 import { parseRule } from '../../policy/always-allow.js';
 import { compileRule, ruleMatches } from '../../policy/rules.js';
@@ -73,17 +82,42 @@ export function ruleWithin(candidate: string, shown: string): boolean {
   return words === prefix || words.startsWith(`${prefix} `);
 }
 
+/** Where a scope's rules are kept: the CLI's session, Warden's log for the thread, the project's file. */
+const DESTINATIONS = {
+  session: 'session',
+  thread: 'warden',
+  project: 'localSettings',
+} as const satisfies Record<GrantScope, GrantDestination>;
+
 /** What the CLI is told with the allow: session rules for this session, project rules for its file. */
 export function grantUpdates(choice: GrantChoice): PermissionUpdate[] | null {
-  if (choice.scope === 'thread') return null;
-  return [
-    {
-      type: 'addRules',
-      rules: choice.rules.map(parseRule),
-      behavior: 'allow',
-      destination: choice.scope === 'project' ? 'localSettings' : 'session',
-    },
-  ];
+  const destination = DESTINATIONS[choice.scope];
+  if (destination === 'warden') return null;
+  return [{ type: 'addRules', rules: choice.rules.map(parseRule), behavior: 'allow', destination }];
+}
+
+/**
+ * The grant as the decision records it (and the audit trail after it): the rules, the scope, where they
+ * are kept and, for the project, the file the CLI writes them to — so a reviewer tells a rule that lapses
+ * with the CLI session from one written to the project's settings.
+ */
+export function decisionGrant(choice: GrantChoice, cwd: string, sessionId: string | null): DecisionGrant {
+  const destination = DESTINATIONS[choice.scope];
+  return {
+    scope: choice.scope,
+    rules: [...choice.rules],
+    destination,
+    settingsFile: settingsFileOf(destination, cwd),
+    sessionId: choice.scope === 'session' ? sessionId : null,
+  };
+}
+
+/** The settings file the CLI writes a destination's rules to, relative to the thread's folder. */
+function settingsFileOf(destination: GrantDestination, cwd: string): string | null {
+  if (destination === 'localSettings') return join(cwd, '.claude', 'settings.local.json');
+  if (destination === 'projectSettings') return join(cwd, '.claude', 'settings.json');
+  // The user's file depends on the CLI's environment (CLAUDE_CONFIG_DIR); Warden never writes there.
+  return null;
 }
 
 /**
