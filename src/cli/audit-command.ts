@@ -75,8 +75,12 @@ function reportVerified(result: VerifyResult | string): number {
     return 1;
   }
   if (result.ok) {
+    const covers =
+      result.covers === undefined
+        ? ''
+        : `, every decision of the log from event ${result.covers.fromEventSeq} through ${result.covers.throughEventSeq}`;
     process.stdout.write(
-      `Audit trail intact: ${result.records} records; the last one's hash is ${result.head}\n`,
+      `Audit trail intact: ${result.records} records${covers}; the last one's hash is ${result.head}\n`,
     );
     return 0;
   }

@@ -12,6 +12,7 @@ import {
   type AuditGrant,
   type AuditRecord,
   type AuditRow,
+  type LogFacts,
   type VerifyResult,
 } from './audit-record.js';
 import { canonicalJson } from './canonical-json.js';
@@ -21,12 +22,14 @@ import type { ApprovalRecord, DecidedBy, DecisionGrant } from './records.js';
 export {
   AUDIT_FORMAT_VERSION,
   AUDIT_OUTCOMES,
+  AUDITED_EVENT_TYPES,
   type AuditFormatVersion,
   type AuditGrant,
   type AuditKind,
   type AuditOutcome,
   type AuditRecord,
   type AuditRow,
+  type LogFacts,
   type VerifyResult,
 } from './audit-record.js';
 
@@ -186,10 +189,12 @@ export function chainRecord(
  * whose `seq` is its own; its SHA-256 is the hash stored beside it; its `prev` is the previous record's
  * hash (64 zeros for the first). Stops at the first broken record and says what is wrong with it.
  */
-export function verifyAuditRows(rows: Iterable<AuditRow>): VerifyResult {
+export function verifyAuditRows(rows: Iterable<AuditRow>, log?: LogFacts): VerifyResult {
   let expectedSeq = 1;
   let prev = GENESIS_PREV;
   let count = 0;
+  let genesisEventSeq = 0;
+  const recordedEvents = new Set<number>();
   const broken = (seq: number, problem: string): VerifyResult => ({
     ok: false,
     records: count,
@@ -233,12 +238,48 @@ export function verifyAuditRows(rows: Iterable<AuditRow>): VerifyResult {
       );
     if (row.seq === 1 && record.kind !== 'genesis')
       return broken(row.seq, 'the first record is not a genesis record');
+    if (typeof record.eventSeq === 'number') {
+      if (row.seq === 1) genesisEventSeq = record.eventSeq;
+      else recordedEvents.add(record.eventSeq);
+    }
     prev = row.hash;
     expectedSeq += 1;
     count += 1;
   }
   if (count === 0) return broken(1, 'there is no record: the genesis record is missing');
-  return { ok: true, records: count, head: prev };
+  if (log === undefined) return { ok: true, records: count, head: prev };
+  return checkAgainstLog(log, { count, head: prev, genesisEventSeq, recordedEvents });
+}
+
+/**
+ * A chain whose tail was cut off is still a chain: only the log can tell that records are missing. Every
+ * audited event after the genesis record's must have its record; the first one that has none is where
+ * the trail falls short, and how many more are missing is said too.
+ */
+function checkAgainstLog(
+  log: LogFacts,
+  chain: { count: number; head: string; genesisEventSeq: number; recordedEvents: ReadonlySet<number> },
+): VerifyResult {
+  let first: number | undefined;
+  let missing = 0;
+  for (const seq of log.auditedEventSeqs) {
+    if (seq <= chain.genesisEventSeq || chain.recordedEvents.has(seq)) continue;
+    first ??= seq;
+    missing += 1;
+  }
+  if (first !== undefined)
+    return {
+      ok: false,
+      records: chain.count,
+      seq: chain.count + 1,
+      problem: `the log's event ${first} is a decision with no audit record (${missing} of the log's decisions after event ${chain.genesisEventSeq} are missing from the trail: records were removed)`,
+    };
+  return {
+    ok: true,
+    records: chain.count,
+    head: chain.head,
+    covers: { fromEventSeq: chain.genesisEventSeq + 1, throughEventSeq: log.lastEventSeq },
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,13 +5,19 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { auditDraftOf, chainRecord, GENESIS_PREV, genesisDraft, type AuditDraft } from './audit-chain.js';
-import type { AuditQuery, AuditRecord, AuditRow } from './audit-record.js';
+import {
+  AUDITED_EVENT_TYPES,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditRow,
+  type LogFacts,
+} from './audit-record.js';
 import type { StoredEvent } from './event-types.js';
 import { approvalFromRow, type Row } from './rows.js';
 
 export type { AuditQuery } from './audit-record.js';
 
-const AUDITED = new Set(['permission.decided', 'approval.decided', 'approval.cancelled', 'approval.expired']);
+const AUDITED = new Set(AUDITED_EVENT_TYPES);
 const DEFAULT_PAGE = 500;
 
 export class AuditLog {
@@ -120,6 +126,28 @@ export function auditFilter(query: AuditQuery): ((row: AuditRow) => boolean) | u
     if (decider !== undefined && record.decidedBy?.name !== decider) return false;
     return outcome === undefined || record.outcome === outcome;
   };
+}
+
+/**
+ * What the log says the trail must hold (verifyAuditRows checks a chain against it): the seqs of its
+ * audited events, read a page of events at a time, and its last seq.
+ */
+export function logFactsOf(store: {
+  readEvents(query: { after: number; limit: number }): StoredEvent[];
+  lastSeq(): number;
+}): LogFacts {
+  const lastEventSeq = store.lastSeq();
+  const auditedEventSeqs: number[] = [];
+  let after = 0;
+  while (after < lastEventSeq) {
+    const page = store.readEvents({ after, limit: DEFAULT_PAGE });
+    for (const event of page)
+      if (AUDITED.has(event.type) && event.seq <= lastEventSeq) auditedEventSeqs.push(event.seq);
+    const last = page.at(-1);
+    if (last === undefined) break;
+    after = last.seq;
+  }
+  return { auditedEventSeqs, lastEventSeq };
 }
 
 /** Every record of a store, in order, read a page at a time. */

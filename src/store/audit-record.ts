@@ -74,8 +74,33 @@ export interface AuditRow {
   text: string;
 }
 
+/** The events that get an audit record each (audit-log.ts writes them; verification looks for them). */
+export const AUDITED_EVENT_TYPES: readonly string[] = [
+  'permission.decided',
+  'approval.decided',
+  'approval.cancelled',
+  'approval.expired',
+];
+
+/** What the log says the trail must hold: its audited events, in order, and its last event. */
+export interface LogFacts {
+  readonly auditedEventSeqs: Iterable<number>;
+  readonly lastEventSeq: number;
+}
+
 export type VerifyResult =
-  { ok: true; records: number; head: string } | { ok: false; records: number; seq: number; problem: string };
+  | {
+      ok: true;
+      records: number;
+      head: string;
+      /**
+       * The events of the log the trail was checked against: every decision from `fromEventSeq` (after
+       * the genesis record's) through `throughEventSeq` (the log's last event) has its record. Absent
+       * when only the chain was checked.
+       */
+      covers?: { fromEventSeq: number; throughEventSeq: number };
+    }
+  | { ok: false; records: number; seq: number; problem: string };
 
 /** Which records to read. Filters compare the record's own fields; a record that does not parse matches. */
 export interface AuditQuery {

@@ -5,7 +5,7 @@
 import { StoreError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
-import { auditRows, type AuditQuery } from '../store/audit-log.js';
+import { auditRows, logFactsOf, type AuditQuery } from '../store/audit-log.js';
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -254,10 +254,14 @@ export class Supervisor {
     return this.#core.store.readAudit(query);
   }
 
-  /** Checks the audit trail's chain from its first record (audit-chain.ts). */
+  /**
+   * Checks the audit trail's chain from its first record, and against the log: every decision the log
+   * holds after the genesis record has its record (audit-chain.ts). `covers` says which events it checked.
+   */
   verifyAudit(): VerifyResult {
     this.#core.checkOpen();
-    return verifyAuditRows(auditRows(this.#core.store));
+    const { store } = this.#core;
+    return verifyAuditRows(auditRows(store), logFactsOf(store));
   }
 
   /** Replays the log after `since` (a global seq), then follows it live, until close() or the signal. */

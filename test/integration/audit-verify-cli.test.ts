@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
+import Database from 'better-sqlite3';
+
 import { createServer } from '../../src/server/index.js';
 import { inputDigest } from '../../src/store/audit-chain.js';
 import { DATABASE_FILE } from '../../src/supervisor/index.js';
@@ -64,7 +66,10 @@ describe('warden audit verify (spawned)', () => {
     // With the server running: the command asks it.
     const online = await warden('audit', 'verify', '--data-dir', dataDir);
     assert.equal(online.code, 0, online.stderr);
-    assert.match(online.stdout, /^Audit trail intact: 3 records; the last one's hash is [0-9a-f]{64}\n$/);
+    assert.match(
+      online.stdout,
+      /^Audit trail intact: 3 records, every decision of the log from event 1 through \d+; the last one's hash is [0-9a-f]{64}\n$/,
+    );
     const exported = await warden('audit', '--data-dir', dataDir);
     assert.equal(exported.code, 0, exported.stderr);
     const records = exported.stdout
@@ -93,7 +98,9 @@ describe('warden audit verify (spawned)', () => {
     // Without a server: the store read read-only; the export is the same.
     const offline = await warden('audit', 'verify', '--data-dir', dataDir);
     assert.equal(offline.code, 0, offline.stderr);
-    assert.equal(offline.stdout, online.stdout);
+    // The log grew by the close (runs ended): the same records, checked against more of it.
+    const beyondEvent = (text: string) => text.replace(/through \d+;/, 'through N;');
+    assert.equal(beyondEvent(offline.stdout), beyondEvent(online.stdout));
     assert.equal((await warden('audit', '--data-dir', dataDir)).stdout, exported.stdout);
     assert.equal((await warden('audit', '--format', 'csv', '--data-dir', dataDir)).stdout, csv.stdout);
 
@@ -105,6 +112,7 @@ describe('warden audit verify (spawned)', () => {
       'checkpointed at close',
     );
     const bytes = readFileSync(path);
+    const original = Buffer.from(bytes);
     const needle = Buffer.from(String(decided?.inputSha256));
     const at = bytes.indexOf(needle);
     assert.ok(at >= 0, 'the record is in the file');
@@ -119,6 +127,24 @@ describe('warden audit verify (spawned)', () => {
       new RegExp(
         `^Audit trail broken at record ${String(decided?.seq)}: its content does not match its hash`,
       ),
+    );
+
+    // Every record but the genesis one deleted: the chain that is left is whole, the log says what is
+    // missing.
+    writeFileSync(path, original);
+    const db = new Database(path);
+    db.prepare('DELETE FROM audit WHERE seq > 1').run();
+    const decisions = db
+      .prepare<[], { seq: number }>(
+        "SELECT seq FROM events WHERE type IN ('permission.decided', 'approval.decided') ORDER BY seq",
+      )
+      .all();
+    db.close();
+    const truncated = await warden('audit', 'verify', '--data-dir', dataDir);
+    assert.equal(truncated.code, 1, truncated.stdout);
+    assert.equal(
+      truncated.stdout,
+      `Audit trail broken at record 2: the log's event ${decisions[0]?.seq} is a decision with no audit record (${decisions.length} of the log's decisions after event 0 are missing from the trail: records were removed) (records 1 to 1 are intact)\n`,
     );
   });
 });

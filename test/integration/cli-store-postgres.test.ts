@@ -149,6 +149,7 @@ describe(
 
       assert.equal(exported.code, 0, exported.stderr);
       const rows = a.readAudit({ limit: 1000 });
+      const genesisEventSeq = (JSON.parse(rows[0]?.text ?? '{}') as { eventSeq: number }).eventSeq;
       assert.equal(rows.length, 2, 'the genesis record and the decision');
       assert.equal(exported.stdout, rows.map(jsonlLine).join(''));
       assert.equal(since.code, 0, since.stderr);
@@ -156,7 +157,7 @@ describe(
       assert.equal(verified.code, 0, verified.stderr);
       assert.equal(
         verified.stdout,
-        `Audit trail intact: 2 records; the last one's hash is ${rows.at(-1)?.hash ?? ''}\n`,
+        `Audit trail intact: 2 records, every decision of the log from event ${genesisEventSeq + 1} through ${a.lastSeq()}; the last one's hash is ${rows.at(-1)?.hash ?? ''}\n`,
       );
 
       // Nothing was written: the log, the trail and the hosts (no reader registered or beat for the gone
@@ -174,6 +175,15 @@ describe(
       const broken = await warden(['audit', 'verify', '--store', url]);
       assert.equal(broken.code, 1, broken.stderr);
       assert.match(broken.stdout, /^Audit trail broken at record 2: .* \(records 1 to 1 are intact\)\n$/);
+
+      // The decision's record removed, the chain that is left whole: the log says what is missing.
+      await server.sql('DELETE FROM warden_audit WHERE seq > 1', [], database);
+      const truncated = await warden(['audit', 'verify', '--store', url]);
+      assert.equal(truncated.code, 1, truncated.stderr);
+      assert.match(
+        truncated.stdout,
+        /^Audit trail broken at record 2: the log's event \d+ is a decision with no audit record \(1 of the log's decisions after event \d+ are missing from the trail: records were removed\)/,
+      );
     });
 
     it('say so for a database no Warden has used, and for a server that cannot be reached', async (t) => {

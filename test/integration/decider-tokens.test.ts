@@ -225,6 +225,7 @@ describe('named deciders', () => {
       ok: true,
       records: 4,
       head: records.at(-1)?.hash,
+      covers: { fromEventSeq: 1, throughEventSeq: sup.lastSeq() },
     });
     void server;
   });

@@ -66,7 +66,12 @@ describeEachStore('audit: records written with their decisions', () => {
     assert.equal(cancelled?.approvalId, again.data.approvalId);
     assert.deepEqual(cancelled?.decidedBy, { name: 'warden', via: 'host' });
     for (const row of rows) assert.equal(row.hash, sha256Hex(row.text), 'hash = SHA-256 of the text');
-    assert.deepEqual(sup.verifyAudit(), { ok: true, records: 3, head: rows[2]?.hash });
+    assert.deepEqual(sup.verifyAudit(), {
+      ok: true,
+      records: 3,
+      head: rows[2]?.hash,
+      covers: { fromEventSeq: 1, throughEventSeq: sup.lastSeq() },
+    });
   });
 
   it('records the policy’s own decisions with the rule that decided', async (t) => {

@@ -6,7 +6,7 @@
 import pg from 'pg';
 
 import { StoreError } from '../../protocol/errors.js';
-import type { AuditRow } from '../audit-chain.js';
+import { AUDITED_EVENT_TYPES, type AuditRow, type LogFacts } from '../audit-record.js';
 import type { HostRecord } from '../host-registry.js';
 import type { ThreadSummary } from '../records.js';
 import { hostsOfRows, listHostsStatement } from './hosts.js';
@@ -77,7 +77,7 @@ export function readPostgresSnapshot(url: string): PostgresSnapshot {
 /** Hands `use` every audit record at `url` (from `since` on, if given), in order, read a page at a time. */
 export function readPostgresAudit<T>(
   url: string,
-  use: (rows: Iterable<AuditRow>) => T,
+  use: (rows: Iterable<AuditRow>, log: LogFacts) => T,
   options: { since?: string } = {},
 ): PostgresAuditRead<T> {
   return withReader(url, (channel) => {
@@ -93,7 +93,18 @@ export function readPostgresAudit<T>(
         after = last.seq;
       }
     }
-    return { state: 'read', value: use(records()) };
+    const [audited, last] = channel.exec('none', [
+      {
+        sql: 'SELECT seq FROM warden_events WHERE type = ANY($1::text[]) ORDER BY seq',
+        params: [[...AUDITED_EVENT_TYPES]],
+      },
+      { sql: 'SELECT coalesce(max(seq), 0) AS seq FROM warden_events' },
+    ]);
+    const log: LogFacts = {
+      auditedEventSeqs: (audited ?? []).map((row) => Number(row.seq)),
+      lastEventSeq: Number(last?.[0]?.seq ?? 0),
+    };
+    return { state: 'read', value: use(records(), log) };
   });
 }
 
