@@ -14,19 +14,24 @@
 // | timeout, chroot, taskset, chrt   | after the options and one operand (duration, root, mask, priority)|
 // | flock                            | after the options and the lock file, or `-c STRING` as code       |
 // | sudo                             | after the options and NAME=value; with -s/-i, the rest as code    |
-// | xargs                            | after the options (default `echo`); its arguments come from stdin |
-// | find                             | each `-exec`/`-execdir`/`-ok`/`-okdir` … `;` or `+`               |
+// | xargs                            | after the options (default `echo`); its arguments come from stdin;|
+// |                                  | with -I/-i/--replace/-J, a word holding the replace string is     |
+// |                                  | only known when it runs                                           |
+// | find                             | each `-exec`/`-execdir`/`-ok`/`-okdir` … `;` or `{} +`; a word    |
+// |                                  | holding `{}` is only known when it runs                           |
 // | sh, bash, zsh, dash, ksh, …      | `-c STRING`: the string parsed as shell code; with no script      |
 // |                                  | file, with `-s`, or with `-`/`/dev/stdin` as the script, the code |
 // |                                  | is stdin (a static here-document or here-string is parsed)        |
 // | at, batch                        | stdin (unless `-f FILE`)                                          |
 // | su, runuser, script              | `-c STRING` parsed as shell code (runuser -u: after the options)  |
 // | watch, trap                      | their first argument (watch: all of them) parsed as shell code    |
-//
-// Options are read as getopt reads them: clustered (`-iu root` is `-i -u root`), with an argument
-// attached (`-uroot`, `--user=root`) or in the next word.
 // | eval, source, `.`, alias, hash,  | opaque: the shell decides what runs only when it runs             |
 // | enable                           |                                                                   |
+//
+// Options are read as getopt reads them: clustered (`-iu root` is `-i -u root`), with an argument
+// attached (`-uroot`, `--user=root`) or in the next word; an optional argument only attached (`-i%`,
+// `--replace=%`). A word a wrapper fills in when it runs (xargs' replace string, find's `{}`) is never
+// static code or a known program: what it names is only known then.
 import { basename } from 'node:path';
 
 export type Words = readonly (string | undefined)[];
@@ -34,10 +39,13 @@ export type Words = readonly (string | undefined)[];
 export type Inner =
   /** Nothing more runs. */
   | { kind: 'none' }
-  /** `words.slice(start)` is a command; `appended` when the wrapper adds arguments the parser cannot see. */
-  | { kind: 'command'; start: number; appended: boolean }
-  /** Several commands inside the words (find -exec). */
-  | { kind: 'commands'; ranges: readonly (readonly [number, number])[] }
+  /**
+   * `words.slice(start)` is a command; `appended` when the wrapper adds arguments the parser cannot see;
+   * `replace`: the wrapper puts what it reads in place of this string, in any word holding it.
+   */
+  | { kind: 'command'; start: number; appended: boolean; replace?: string }
+  /** Several commands inside the words (find -exec), `{}` in them replaced when it runs. */
+  | { kind: 'commands'; ranges: readonly (readonly [number, number])[]; replace: string }
   /** Shell code to parse; undefined when it is not static. */
   | { kind: 'code'; code: string | undefined }
   /** A shell that reads its code from stdin. */
@@ -91,15 +99,15 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
     '-d',
     '-E',
     '-I',
+    '-J',
     '-L',
     '-n',
     '-P',
+    '-R',
     '-s',
+    '-S',
     '--arg-file',
     '--delimiter',
-    '--eof',
-    '--replace',
-    '--max-lines',
     '--max-args',
     '--max-procs',
     '--max-chars',
@@ -156,6 +164,14 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
   script: new Set(['-c', '-E', '-I', '-O', '-B', '-T', '-m', '--command', '--log-io', '--log-timing']),
 };
 
+/**
+ * Options whose argument is optional, so only ever attached (`-i%`, `--replace=%`): the next word is
+ * never theirs. GNU xargs' -i/-l/-e.
+ */
+const OPTIONAL_ARGUMENT: Record<string, ReadonlySet<string>> = {
+  xargs: new Set(['-i', '-l', '-e']),
+};
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/u;
 
 /** The program's name as a deny rule compares it: `/bin/rm`, `./rm` and `rm` are all `rm`. */
@@ -173,6 +189,7 @@ interface Options {
 /** Reads the options of `wrapper` as getopt does (clusters, attached or separate arguments). */
 function readOptions(words: Words, wrapper: string, assignments = false): Options {
   const takesArgument = WITH_ARGUMENT[wrapper] ?? new Set<string>();
+  const mayTakeArgument = OPTIONAL_ARGUMENT[wrapper] ?? new Set<string>();
   const given = new Map<string, string | undefined>();
   let i = 1;
   while (i < words.length) {
@@ -196,6 +213,10 @@ function readOptions(words: Words, wrapper: string, assignments = false): Option
     // A cluster: `-iu root` is `-i -u root`; `-uroot` carries the argument; `nice -5` is a number.
     for (let j = 1; j < word.length; j++) {
       const flag = `-${word[j] ?? ''}`;
+      if (mayTakeArgument.has(flag)) {
+        given.set(flag, j + 1 < word.length ? word.slice(j + 1) : undefined);
+        break;
+      }
       if (!takesArgument.has(flag)) {
         given.set(flag, undefined);
         continue;
@@ -218,10 +239,13 @@ function option(options: Options, ...names: string[]): string | undefined | null
   return null;
 }
 
-function commandAt(words: Words, start: number | undefined, appended = false): Inner {
+function commandAt(words: Words, start: number | undefined, appended = false, replace?: string): Inner {
   if (start === undefined)
     return { kind: 'opaque', why: 'an option of the wrapper is only known when it runs' };
-  return start < words.length ? { kind: 'command', start, appended } : { kind: 'none' };
+  if (start >= words.length) return { kind: 'none' };
+  return replace === undefined
+    ? { kind: 'command', start, appended }
+    : { kind: 'command', start, appended, replace };
 }
 
 /** Script operands that make a shell read its code from stdin after all. */
@@ -257,12 +281,36 @@ function findInner(words: Words): Inner {
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word !== '-exec' && word !== '-execdir' && word !== '-ok' && word !== '-okdir') continue;
+    // `;` ends the command; `+` only right after `{}` (elsewhere it is an argument: `flock + rm a {} +`).
     let end = i + 1;
-    while (end < words.length && words[end] !== ';' && words[end] !== '+') end++;
+    while (end < words.length && words[end] !== ';' && !(words[end] === '+' && words[end - 1] === '{}'))
+      end++;
     if (end > i + 1) ranges.push([i + 1, end]);
     i = end;
   }
-  return ranges.length === 0 ? { kind: 'none' } : { kind: 'commands', ranges };
+  return ranges.length === 0 ? { kind: 'none' } : { kind: 'commands', ranges, replace: '{}' };
+}
+
+/** xargs: the command after the options, with the replace string of -I/-i/--replace/-J filled in. */
+function xargsInner(words: Words): Inner {
+  const options = readOptions(words, 'xargs');
+  const replace = replaceString(options);
+  if (replace === undefined)
+    return { kind: 'opaque', why: "xargs' replace string is only known when it runs" };
+  if (options.start !== undefined && options.start >= words.length) return { kind: 'none' }; // runs echo
+  // With a replace string xargs puts what it reads there and appends nothing.
+  return replace === null
+    ? commandAt(words, options.start, true)
+    : commandAt(words, options.start, false, replace);
+}
+
+/** The string xargs replaces with what it reads, null when it only appends, undefined when not static. */
+function replaceString(options: Options): string | undefined | null {
+  for (const [name, value] of options.given) {
+    if (name === '-I' || name === '-J') return value;
+    if (name === '-i' || name === '--replace') return value ?? '{}';
+  }
+  return null;
 }
 
 /** What `words` (a simple command whose program is static) runs besides itself. */
@@ -332,11 +380,8 @@ export function innerOf(words: Words): Inner {
       if (options.start === undefined) return commandAt(words, undefined);
       return option(options, '-f') === null ? { kind: 'stdin' } : { kind: 'none' };
     }
-    case 'xargs': {
-      const start = afterOptions(words, program);
-      if (start !== undefined && start >= words.length) return { kind: 'none' }; // runs echo
-      return commandAt(words, start, true);
-    }
+    case 'xargs':
+      return xargsInner(words);
     case 'find':
       return findInner(words);
     case 'su':
