@@ -5,12 +5,19 @@
 // | Wrapper                          | Inner command                                                     |
 // |----------------------------------|-------------------------------------------------------------------|
 // | command, builtin                 | after the options (`command -v x` only looks `x` up: none)        |
-// | busybox                          | its first argument names the applet                               |
+// | busybox, toybox                  | its first argument names the applet                               |
 // | exec, nohup, setsid, nice,       | after the options (and their arguments); `env` also skips         |
 // | stdbuf, ionice, time, env, doas, | NAME=value and runs `-S string` as words                          |
 // | pkexec, unbuffer, strace,        |                                                                   |
 // | ltrace, nsenter, unshare,        |                                                                   |
-// | setpriv, systemd-run             |                                                                   |
+// | setpriv, systemd-run, prlimit,   |                                                                   |
+// | eatmydata, chronic, ssh-agent,   |                                                                   |
+// | dbus-run-session                 |                                                                   |
+// | the dynamic loader (ld.so,       | after the options: it runs its first operand as a program         |
+// | ld-linux*.so*, ld-musl*.so*)     |                                                                   |
+// | fakeroot, setarch (after the     | after the options; with no command, a shell reading stdin         |
+// | architecture), linux32, linux64, |                                                                   |
+// | i386, x86_64, uname26            |                                                                   |
 // | timeout, chroot, taskset, chrt   | after the options and one operand (duration, root, mask, priority)|
 // | flock                            | after the options and the lock file, or `-c STRING` as code       |
 // | sudo                             | after the options and NAME=value; with -s/-i, the rest as code    |
@@ -24,6 +31,8 @@
 // |                                  | is stdin (a static here-document or here-string is parsed)        |
 // | at, batch                        | stdin (unless `-f FILE`)                                          |
 // | su, runuser, script              | `-c STRING` parsed as shell code (runuser -u: after the options)  |
+// | sg, newgrp                       | sg: `[-] GROUP [-c] STRING` parsed as shell code; with no string  |
+// |                                  | (and newgrp always), a shell reading stdin                        |
 // | watch, trap                      | their first argument (watch: all of them) parsed as shell code    |
 // | eval, source, `.`, alias, hash,  | opaque: the shell decides what runs only when it runs             |
 // | enable                           |                                                                   |
@@ -53,6 +62,12 @@ export type Inner =
   | { kind: 'opaque'; why: string };
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish']);
+/** setarch and the names it is installed under, which stand for an architecture. */
+const SETARCH = new Set(['setarch', 'linux32', 'linux64', 'i386', 'x86_64', 'uname26']);
+/** The dynamic loader run as a program: glibc's ld.so, ld-linux-x86-64.so.2, ld64.so.2, musl's ld-musl-*.so.1. */
+const LOADER_NAME = /^ld(?:[-_.\w]*)\.so(?:\.\d+)*$/u;
+/** The key of the loader's options in WITH_ARGUMENT. */
+const LOADER = 'ld.so';
 const OPAQUE: Record<string, string> = {
   eval: 'eval runs its arguments as shell code',
   source: 'source runs a file as shell code',
@@ -162,14 +177,48 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
   batch: new Set(['-q', '-f', '-t']),
   su: new Set(['-c', '-g', '-G', '-s', '-w', '--command', '--session-command', '--group', '--shell']),
   script: new Set(['-c', '-E', '-I', '-O', '-B', '-T', '-m', '--command', '--log-io', '--log-timing']),
+  prlimit: new Set(['-p', '-o', '--pid', '--output']),
+  fakeroot: new Set(['-l', '-s', '-i', '-b', '--lib', '--faked']),
+  chronic: new Set(),
+  eatmydata: new Set(),
+  'ssh-agent': new Set(['-a', '-E', '-O', '-P', '-t']),
+  'dbus-run-session': new Set(['--config-file', '--dbus-daemon']),
+  setarch: new Set(),
+  [LOADER]: new Set([
+    '--library-path',
+    '--inhibit-rpath',
+    '--audit',
+    '--preload',
+    '--argv0',
+    '--glibc-hwcaps-prepend',
+    '--glibc-hwcaps-mask',
+  ]),
 };
 
 /**
  * Options whose argument is optional, so only ever attached (`-i%`, `--replace=%`): the next word is
- * never theirs. GNU xargs' -i/-l/-e.
+ * never theirs: GNU xargs' -i/-l/-e, prlimit's limits (`-n1024`, `--nofile=1024`).
  */
 const OPTIONAL_ARGUMENT: Record<string, ReadonlySet<string>> = {
   xargs: new Set(['-i', '-l', '-e']),
+  prlimit: new Set([
+    '-c',
+    '-d',
+    '-e',
+    '-f',
+    '-i',
+    '-l',
+    '-m',
+    '-n',
+    '-q',
+    '-r',
+    '-s',
+    '-t',
+    '-u',
+    '-v',
+    '-x',
+    '-y',
+  ]),
 };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/u;
@@ -248,6 +297,11 @@ function commandAt(words: Words, start: number | undefined, appended = false, re
     : { kind: 'command', start, appended, replace };
 }
 
+/** The command after the options, or a shell reading stdin when there is none (fakeroot, setarch). */
+function commandOrShell(words: Words, start: number | undefined): Inner {
+  return start !== undefined && start >= words.length ? { kind: 'stdin' } : commandAt(words, start);
+}
+
 /** Script operands that make a shell read its code from stdin after all. */
 const STDIN_SCRIPTS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 /** Long shell options that take the next word as their argument. */
@@ -313,12 +367,34 @@ function replaceString(options: Options): string | undefined | null {
   return null;
 }
 
+/** `sg [-] GROUP [-c] STRING`: the string as shell code; with none, sg starts a shell reading stdin. */
+function sgInner(words: Words): Inner {
+  let at = words[1] === '-' ? 2 : 1;
+  if (at >= words.length) return { kind: 'stdin' };
+  if (words[at] === undefined) return { kind: 'opaque', why: 'an argument of sg is only known when it runs' };
+  at++;
+  if (words[at] === '-c') at++;
+  return at < words.length ? { kind: 'code', code: words[at] } : { kind: 'stdin' };
+}
+
+/** `setarch ARCH [options] [program]`; under one of its other names the name is the architecture. */
+function setarchInner(words: Words, program: string): Inner {
+  const first = words[1];
+  const named = program !== 'setarch' || first === undefined || first.startsWith('-') ? 0 : 1;
+  const options = readOptions([program, ...words.slice(1 + named)], 'setarch');
+  if (['-h', '--help', '-V', '--version', '--list'].some((flag) => options.given.has(flag)))
+    return { kind: 'none' };
+  return commandOrShell(words, options.start === undefined ? undefined : options.start + named);
+}
+
 /** What `words` (a simple command whose program is static) runs besides itself. */
 export function innerOf(words: Words): Inner {
   const program = programName(words[0] ?? '');
   const opaque = OPAQUE[program];
   if (opaque !== undefined) return { kind: 'opaque', why: opaque };
   if (SHELLS.has(program)) return shellInner(words);
+  if (SETARCH.has(program)) return setarchInner(words, program);
+  if (LOADER_NAME.test(program)) return commandAt(words, afterOptions(words, LOADER));
   switch (program) {
     case 'command': {
       const options = readOptions(words, program);
@@ -326,6 +402,7 @@ export function innerOf(words: Words): Inner {
       return commandAt(words, options.start);
     }
     case 'busybox':
+    case 'toybox':
       return commandAt(words, 1);
     case 'builtin':
     case 'exec':
@@ -344,7 +421,18 @@ export function innerOf(words: Words): Inner {
     case 'unshare':
     case 'setpriv':
     case 'systemd-run':
+    case 'prlimit':
+    case 'eatmydata':
+    case 'chronic':
+    case 'ssh-agent':
+    case 'dbus-run-session':
       return commandAt(words, afterOptions(words, program));
+    case 'fakeroot':
+      return commandOrShell(words, afterOptions(words, program));
+    case 'sg':
+      return sgInner(words);
+    case 'newgrp':
+      return { kind: 'stdin' };
     case 'env': {
       const options = readOptions(words, program, true);
       const split = option(options, '-S', '--split-string');
