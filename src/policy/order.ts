@@ -9,7 +9,7 @@ import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
 import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
 import { isInside, lexicalAndReal } from './real-paths.js';
-import { commandMatches, ruleMatches, shellAllowable } from './rules.js';
+import { commandMatches, couldMatchWhenRun, ruleMatches, shellAllowable } from './rules.js';
 import { allowedRunners, runnerManifestFor } from './runner-manifests.js';
 import type { ShellAnalysis } from './shell-commands.js';
 
@@ -124,7 +124,7 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
   },
   {
     id: 'unseeable-under-deny',
-    doc: 'A **Bash command with a part the parse cannot see through** (`eval`, `source`, a variable as the program, a parse error, …) asks while the thread has deny rules for Bash: a deny rule cannot be checked against what cannot be seen.',
+    doc: "A **Bash command with a part the parse cannot see through** (`eval`, `source`, a variable as the program, code or a program filled in by `xargs -I%` or find's `{}`, a parse error, …) asks while the thread has deny rules for Bash, and so does a command whose words only known when it runs could make a deny rule match (`git $X`, `… | xargs git` under `Bash(git push:*)`): a deny rule cannot be checked against what cannot be seen.",
     examples: [
       {
         mode: 'full-access',
@@ -133,11 +133,36 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
         input: { command: 'eval "$X"' },
         behavior: 'ask',
       },
+      {
+        mode: 'full-access',
+        rules: { deny: ['Bash(rm:*)'] },
+        toolName: 'Bash',
+        input: { command: 'echo rm a | xargs -I% sh -c %' },
+        behavior: 'ask',
+      },
+      {
+        mode: 'full-access',
+        rules: { deny: ['Bash(git push:*)'] },
+        toolName: 'Bash',
+        input: { command: 'echo push | xargs git' },
+        behavior: 'ask',
+      },
     ],
     decide({ policy, shell }) {
-      if (shell === undefined || shell.opaque.length === 0) return undefined;
-      if (!policy.deny.some((rule) => rule.tool.test('Bash'))) return undefined;
-      return { behavior: 'ask', reason: `deny rules for Bash cannot be checked: ${shell.opaque[0] ?? ''}` };
+      if (shell === undefined) return undefined;
+      const rules = policy.deny.filter((rule) => rule.tool.test('Bash'));
+      if (rules.length === 0) return undefined;
+      if (shell.opaque.length > 0)
+        return { behavior: 'ask', reason: `deny rules for Bash cannot be checked: ${shell.opaque[0] ?? ''}` };
+      for (const simple of shell.commands) {
+        const rule = rules.find((candidate) => couldMatchWhenRun(candidate, simple));
+        if (rule !== undefined)
+          return {
+            behavior: 'ask',
+            reason: `deny rule ${rule.source} could match ${simple.words.join(' ')}${simple.appended ? ' …' : ''} once its words are known`,
+          };
+      }
+      return undefined;
     },
   },
   {

@@ -7,18 +7,25 @@
 // Matching (see `protectedEntryFor`):
 // - an entry is one or more path segments; it matches where those segments appear in a row anywhere in
 //   the path, at any depth (`sub/.git/hooks/x` and `/home/u/.bashrc` alike). `dir` entries also cover
-//   everything below them; `file` entries match only as the last segments;
+//   everything below them; `file` entries match only as the last segments. A `*` in a segment matches
+//   any characters within it (`*.code-workspace`);
 // - always case-insensitively: the default filesystems of macOS and Windows are, and a false match only
 //   costs a question;
 // - segments are compared after Unicode NFC normalisation with ignorable code points removed (HFS+ drops
-//   them: `.g\u200cit` is `.git`) and trailing dots and spaces removed (Windows drops them: `.git.`);
-//   `git~1` is Windows' short name for `.git`;
+//   them: `.g\u200cit` is `.git`), an NTFS stream removed (`.git::$INDEX_ALLOCATION` is the directory
+//   `.git`, `settings.json::$DATA` the file's content, `.bashrc:x` a stream of it) and trailing dots and
+//   spaces removed (Windows drops them: `.git.`);
+// - a Windows 8.3 short name (`GIT~1`, `CLAUDE~1.JSO`, `GITHOO~1`, or the hashed form `GI3F2A~1`) matches
+//   every entry segment whose short name it may be: Windows makes it from the first characters of the
+//   name (leading dots and inner dots dropped) and of its extension;
 // - the policy checks the path as written (resolved against the cwd) and its real path (symlinks followed;
 //   for a file that does not exist yet, the nearest existing parent's).
 //
 // Deliberately not in the table, each with its reason: UNPROTECTED below (the tests check each is still
 // allowed where auto-edits allows edits). The list cannot be complete: a person who needs more adds deny
 // rules, or runs `supervised`.
+
+import { canStartWith, globTokens, type GlobTokens } from './glob-prefix.js';
 
 export type ProtectedKind = 'dir' | 'file';
 export type ProtectedGroup = 'vcs' | 'agent' | 'editor' | 'shell' | 'tooling' | 'login';
@@ -34,7 +41,7 @@ export const PROTECTED_GROUPS: Readonly<Record<ProtectedGroup, string>> = {
 };
 
 export interface ProtectedEntry {
-  /** Path segments, `/`-separated, lower case: `.git`, `.config/fish`. */
+  /** Path segments, `/`-separated, lower case: `.git`, `.config/fish`; `*` matches within a segment. */
   readonly path: string;
   readonly kind: ProtectedKind;
   readonly group: ProtectedGroup;
@@ -51,7 +58,6 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
     reason:
       'git internals: config (core.fsmonitor, core.pager, aliases, filters) and hooks run commands at the next git call, including the `git status` the CLI runs unasked; a `.git` file redirects git to another directory',
   },
-  { path: 'git~1', kind: 'dir', group: 'vcs', reason: "Windows' short name for .git" },
   {
     path: '.gitmodules',
     kind: 'file',
@@ -72,10 +78,40 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
   },
   { path: '.husky', kind: 'dir', group: 'vcs', reason: 'git hooks managed by husky run at the next commit' },
   {
+    path: '.githooks',
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'the hooks directory repositories point core.hooksPath at: its hooks run at the next commit',
+  },
+  {
+    path: '.git-hooks',
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'the hooks directory repositories point core.hooksPath at (and overcommit loads hooks from)',
+  },
+  {
     path: '.pre-commit-config.yaml',
     kind: 'file',
     group: 'vcs',
     reason: 'the pre-commit framework runs the commands listed here at the next commit',
+  },
+  ...['lefthook.*', '.lefthook.*', 'lefthook-local.*', '.lefthook-local.*'].map((path): ProtectedEntry => ({
+    path,
+    kind: 'file',
+    group: 'vcs',
+    reason: 'lefthook configuration (.yml, .yaml, .toml, .json): the commands it lists run at git hooks',
+  })),
+  ...['.lefthook', '.lefthook-local'].map((path): ProtectedEntry => ({
+    path,
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'lefthook runs the scripts in it at git hooks',
+  })),
+  {
+    path: '.overcommit.yml',
+    kind: 'file',
+    group: 'vcs',
+    reason: 'overcommit configuration: the hooks and commands it runs at git hooks',
   },
   { path: '.hg', kind: 'dir', group: 'vcs', reason: 'Mercurial internals: hgrc [hooks] run commands' },
   {
@@ -83,6 +119,18 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
     kind: 'dir',
     group: 'vcs',
     reason: 'Subversion working-copy database: changes what is committed',
+  },
+  {
+    path: '.hgrc',
+    kind: 'file',
+    group: 'vcs',
+    reason: 'Mercurial configuration: [hooks] run commands at hg calls',
+  },
+  {
+    path: '.sl',
+    kind: 'dir',
+    group: 'vcs',
+    reason: 'Sapling internals: its config runs hooks and names programs',
   },
   { path: '.jj', kind: 'dir', group: 'vcs', reason: 'Jujutsu repository config can name programs it runs' },
   // The agent's own configuration and MCP servers.
@@ -137,6 +185,30 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
     group: 'editor',
     reason: 'dev container lifecycle commands run when the folder is opened in a container',
   },
+  {
+    path: '.devcontainer.json',
+    kind: 'file',
+    group: 'editor',
+    reason: 'dev container lifecycle commands run when the folder is opened in a container',
+  },
+  {
+    path: '*.code-workspace',
+    kind: 'file',
+    group: 'editor',
+    reason: 'a VS Code workspace: its settings, tasks and launch configurations apply when it is opened',
+  },
+  {
+    path: '.zed',
+    kind: 'dir',
+    group: 'editor',
+    reason: 'Zed project settings name language servers and tasks it runs',
+  },
+  {
+    path: '.vimrc',
+    kind: 'file',
+    group: 'editor',
+    reason: 'Vim runs it at start (in this directory with exrc)',
+  },
   { path: '.exrc', kind: 'file', group: 'editor', reason: 'vi/Vim run it at start in this directory (exrc)' },
   {
     path: '.nvimrc',
@@ -160,6 +232,12 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
   { path: '.bash_profile', kind: 'file', group: 'shell', reason: 'bash runs it at login' },
   { path: '.bash_login', kind: 'file', group: 'shell', reason: 'bash runs it at login' },
   { path: '.bash_logout', kind: 'file', group: 'shell', reason: 'bash runs it at logout' },
+  {
+    path: '.bash_aliases',
+    kind: 'file',
+    group: 'shell',
+    reason: 'the usual .bashrc runs it at the start of every interactive shell',
+  },
   { path: '.profile', kind: 'file', group: 'shell', reason: 'sh-compatible shells run it at login' },
   { path: '.zshenv', kind: 'file', group: 'shell', reason: 'zsh runs it at the start of every shell' },
   {
@@ -203,6 +281,30 @@ export const PROTECTED_PATHS: readonly ProtectedEntry[] = [
     kind: 'file',
     group: 'tooling',
     reason: 'bun config: preload scripts run at every bun run',
+  },
+  ...['.cargo/config.toml', '.cargo/config'].map((path): ProtectedEntry => ({
+    path,
+    kind: 'file',
+    group: 'tooling',
+    reason: 'cargo config: runners, rustc wrappers and aliases run programs at every cargo build or test',
+  })),
+  ...['rust-toolchain.toml', 'rust-toolchain'].map((path): ProtectedEntry => ({
+    path,
+    kind: 'file',
+    group: 'tooling',
+    reason: 'rustup runs the toolchain it names, which may be a directory of any programs',
+  })),
+  ...['mise.toml', '.mise.toml', 'mise.*.toml', '.mise.*.toml'].map((path): ProtectedEntry => ({
+    path,
+    kind: 'file',
+    group: 'tooling',
+    reason: 'mise config: tasks, hooks and env directives run commands when a shell enters the directory',
+  })),
+  {
+    path: '.config/mise',
+    kind: 'dir',
+    group: 'tooling',
+    reason: 'mise config: tasks, hooks and env directives run commands when a shell enters the directory',
   },
   // Credentials and login-time programs (when the cwd is, or contains, a home directory).
   {
@@ -291,15 +393,62 @@ function ignorable(char: string): boolean {
   return IGNORABLE.some(([from, to]) => code >= from && code <= to);
 }
 
-/** One path segment as a case-insensitive filesystem may see it. */
+/** One path segment as a case-insensitive filesystem may see it, an NTFS stream (`x::$DATA`) dropped. */
 export function normalizeSegment(segment: string): string {
   const visible = [...segment.normalize('NFC')].filter((char) => !ignorable(char)).join('');
-  return visible.replace(/[. ]+$/u, '').toLowerCase();
+  const colon = visible.indexOf(':');
+  const named = colon > 0 ? visible.slice(0, colon) : visible;
+  return named.replace(/[. ]+$/u, '').toLowerCase();
+}
+
+/** An entry segment: its glob, and the globs of what its 8.3 short name starts with. */
+interface CompiledSegment {
+  readonly glob: RegExp;
+  readonly shortBase: GlobTokens;
+  readonly shortExtension: GlobTokens | undefined;
+}
+
+function compileSegment(raw: string): CompiledSegment {
+  const segment = normalizeSegment(raw);
+  const glob = new RegExp(`^${segment.split('*').map(escapeRegExp).join('.*')}$`, 'su');
+  // Windows makes a short name from the name without its leading dots, the extension after the last dot.
+  const name = segment.replace(/^\.+/u, '');
+  const dot = name.lastIndexOf('.');
+  const base = (dot === -1 ? name : name.slice(0, dot)).replace(/[. ]/gu, '');
+  return {
+    glob,
+    shortBase: globTokens(base),
+    shortExtension: dot === -1 ? undefined : globTokens(name.slice(dot + 1)),
+  };
+}
+
+/** `~1`-style short names: up to 6 characters, `~`, a number, and up to 3 of the extension. */
+const SHORT_NAME = /^([^~]{1,6})~\d{1,6}(?:\.([^.]{0,3}))?$/u;
+/** Past four names of one prefix, Windows hashes: 2 characters of the name, 4 hex digits. */
+const HASHED_STEM = /^([^~]{1,2})[0-9a-f]{4}$/u;
+
+/** Does the (normalised) path segment name what the entry segment does, in full or by short name? */
+function segmentMatches(segment: string, wanted: CompiledSegment): boolean {
+  if (wanted.glob.test(segment)) return true;
+  const short = SHORT_NAME.exec(segment);
+  if (short === null) return false;
+  const [, stem = '', extension] = short;
+  if (extension !== undefined && extension !== '') {
+    if (wanted.shortExtension === undefined || !canStartWith(wanted.shortExtension, extension)) return false;
+  }
+  const hashed = HASHED_STEM.exec(stem)?.[1];
+  return (
+    canStartWith(wanted.shortBase, stem) || (hashed !== undefined && canStartWith(wanted.shortBase, hashed))
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.|?+()[\]{}]/gu, '\\$&');
 }
 
 const COMPILED = PROTECTED_PATHS.map((entry) => ({
   entry,
-  segments: entry.path.split('/').map(normalizeSegment),
+  segments: entry.path.split('/').map(compileSegment),
 }));
 
 /** The first table entry `path` falls under, or undefined. `path` may be absolute or relative. */
@@ -310,7 +459,7 @@ export function protectedEntryFor(path: string): ProtectedEntry | undefined {
     .map(normalizeSegment);
   for (const { entry, segments: wanted } of COMPILED) {
     for (let start = 0; start + wanted.length <= segments.length; start++) {
-      if (!wanted.every((segment, i) => segments[start + i] === segment)) continue;
+      if (!wanted.every((segment, i) => segmentMatches(segments[start + i] ?? '', segment))) continue;
       if (entry.kind === 'dir' || start + wanted.length === segments.length) return entry;
     }
   }

@@ -1,6 +1,6 @@
 // Where a path really leads: symlinks resolved on the part that exists, so a link cannot carry a write
 // somewhere a check on the path as written would not see. One copy, for the modes and the rules alike.
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 /** `path` inside `root` (or equal to it), both absolute. */
@@ -17,19 +17,38 @@ export function realOrSelf(path: string): string {
   }
 }
 
-/** The real path of `path` (absolute); for a path that does not exist yet, its nearest existing parent's. */
-export function realOfNearestExisting(path: string): string {
+/** How many dangling symlinks one resolution follows, as the kernel bounds a chain of links (ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * The real path of `path` (absolute); for a path that does not exist yet, its nearest existing parent's.
+ * A symlink whose target does not exist yet leads to that target: a write through it creates the target.
+ */
+export function realOfNearestExisting(path: string, links = 0): string {
   let current = path;
   const rest: string[] = [];
   for (;;) {
     try {
       return resolve(realpathSync(current), ...rest.reverse());
     } catch {
+      const target = danglingTarget(current);
+      if (target !== undefined && links < MAX_LINKS)
+        return realOfNearestExisting(resolve(target, ...rest.reverse()), links + 1);
       const parent = dirname(current);
       if (parent === current) return path;
       rest.push(current.slice(parent.length + (parent.endsWith('/') ? 0 : 1)));
       current = parent;
     }
+  }
+}
+
+/** Where `path` points when it is a symlink (that realpath could not follow), else undefined. */
+function danglingTarget(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    return resolve(dirname(path), readlinkSync(path));
+  } catch {
+    return undefined;
   }
 }
 

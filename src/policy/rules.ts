@@ -12,7 +12,9 @@
 // leading assignments (`X=1 rm`) and paths to the program (`/bin/rm` and `./rm` are `rm`). An allow rule
 // matches only when EVERY simple command does, each as written, and the command has nothing else that
 // runs or writes (substitutions, redirections to files, assignments, words only known when it runs) and
-// nothing the parse cannot see through (eval, a variable as the program, parse errors).
+// nothing the parse cannot see through (eval, a variable as the program, parse errors). A deny rule that
+// could match a command once its words only known when it runs are (`git $X` for `Bash(git push:*)`)
+// cannot be checked: `couldMatchWhenRun` says so, and the policy asks (order.ts).
 //
 // Path patterns are matched on the path as written (resolved against the cwd) and on its real path
 // (symlinks followed; for a new file, its nearest existing parent's): an allow rule needs both to match,
@@ -20,6 +22,7 @@
 import { basename, dirname, isAbsolute } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
+import { canStartWith, globTokens, literalTokens, type GlobTokens } from './glob-prefix.js';
 import { lexicalAndReal, realOfNearestExisting } from './real-paths.js';
 import { analyzeShell, type ShellAnalysis, type SimpleCommand } from './shell-commands.js';
 
@@ -119,6 +122,50 @@ export function commandMatches(rule: CompiledRule, simple: SimpleCommand, effect
     if (matchOneCommand(pattern, bare) || matchOneCommand(barePattern, bare)) return true;
   }
   return false;
+}
+
+/**
+ * Could a deny rule's pattern match this command once the words only known when it runs are? The known
+ * words before the first unknown one (or before the words a wrapper appends) must be the start of a
+ * command the pattern matches: `git $X` and `echo push | xargs git` could be `git push`, `git add $f`
+ * could not. The same forms as `commandMatches` are tried (the program by name, leading options skipped).
+ */
+export function couldMatchWhenRun(rule: CompiledRule, simple: SimpleCommand): boolean {
+  if (!rule.tool.test('Bash')) return false;
+  const pattern = rule.pattern;
+  if (pattern === undefined) return true;
+  const open = simple.appended || simple.known.includes(false);
+  if (!open) return false;
+  const words = simple.words.map((word, i) => (simple.known[i] === false ? null : word));
+  const [program = '', ...rest] = words;
+  const forms: (string | null)[][] = [words];
+  for (let skip = 0; skip <= Math.min(rest.length, MAX_SKIPPED_OPTIONS); skip++) {
+    if (skip > 0 && !optionLike(simple.words.slice(1), skip - 1)) break;
+    forms.push([basename(program ?? ''), ...rest.slice(skip)]);
+  }
+  const patterns = [pattern, pattern.trim().replace(/^\S+/u, (first) => basename(first))];
+  return forms.some((form) => {
+    const unknown = form.indexOf(null);
+    if (unknown === -1 && !simple.appended) return false;
+    const known = (unknown === -1 ? form : form.slice(0, unknown)).join(' ');
+    // The rest may be nothing (an empty `$X`), or anything after a space.
+    return patterns.some(
+      (candidate) =>
+        matchOneCommand(candidate, known) ||
+        commandLanguage(candidate).some((tokens) => canStartWith(tokens, `${known} `)),
+    );
+  });
+}
+
+/** The commands a Bash pattern matches, as globs: `git push:*` is `git push`, `git push *`, `git push\t*`. */
+function commandLanguage(pattern: string): GlobTokens[] {
+  if (!pattern.endsWith(':*')) return [globTokens(pattern)];
+  const prefix = pattern.slice(0, -2).trim();
+  return [
+    literalTokens(prefix),
+    [...literalTokens(`${prefix} `), null],
+    [...literalTokens(`${prefix}\t`), null],
+  ];
 }
 
 /** How many leading option words a deny rule looks past. */

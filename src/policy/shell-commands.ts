@@ -12,6 +12,10 @@ export interface SimpleCommand {
   readonly words: readonly string[];
   /** A word is only known when the shell runs (a variable, a glob, a substitution), or a wrapper adds some. */
   readonly dynamic: boolean;
+  /** Per word: is its value known before the command runs? Not for `$x`, `*.ts`, xargs' `%` or find's `{}`. */
+  readonly known: readonly boolean[];
+  /** A wrapper adds words after these that the parse cannot see (`ls | xargs rm`). */
+  readonly appended: boolean;
   /** The wrappers it was found through, outermost first: `['sudo']` for the `rm` of `sudo rm a`. */
   readonly via: readonly string[];
 }
@@ -173,6 +177,15 @@ function stdinCode(node: Command): string | undefined {
   return undefined;
 }
 
+/**
+ * The words a wrapper runs once it has put what it read in place of `replace` (xargs -I%, find's `{}`):
+ * a word holding it is only known then, so it is never static code or a known program.
+ */
+function filledIn(values: Words, replace: string | undefined): Words {
+  if (replace === undefined) return values;
+  return values.map((value) => (value === undefined || value.includes(replace) ? undefined : value));
+}
+
 function quote(code: string): string {
   return code.length > QUOTE_LENGTH ? `${code.slice(0, QUOTE_LENGTH)}…` : code;
 }
@@ -195,7 +208,8 @@ function emit(
     out.opaque.push(`the program ${texts[0] ?? ''} is only known when the command runs`);
     return;
   }
-  out.commands.push({ words: texts, dynamic: appended || values.some((v) => v === undefined), via });
+  const known = values.map((value) => value !== undefined);
+  out.commands.push({ words: texts, dynamic: appended || known.includes(false), known, appended, via });
   out.writes.push(...writtenByArguments(values));
   const inner = innerOf(values);
   const nextVia = [...via, program];
@@ -204,7 +218,7 @@ function emit(
       return;
     case 'command':
       emit(
-        values.slice(inner.start),
+        filledIn(values.slice(inner.start), inner.replace),
         texts.slice(inner.start),
         appended || inner.appended,
         out,
@@ -215,7 +229,15 @@ function emit(
       return;
     case 'commands':
       for (const [start, end] of inner.ranges)
-        emit(values.slice(start, end), texts.slice(start, end), true, out, depth, nextVia, undefined);
+        emit(
+          filledIn(values.slice(start, end), inner.replace),
+          texts.slice(start, end),
+          appended,
+          out,
+          depth,
+          nextVia,
+          undefined,
+        );
       return;
     case 'code':
       if (inner.code === undefined) out.opaque.push(`${program} runs shell code only known when it runs`);

@@ -5,28 +5,42 @@
 // | Wrapper                          | Inner command                                                     |
 // |----------------------------------|-------------------------------------------------------------------|
 // | command, builtin                 | after the options (`command -v x` only looks `x` up: none)        |
-// | busybox                          | its first argument names the applet                               |
+// | busybox, toybox                  | its first argument names the applet                               |
 // | exec, nohup, setsid, nice,       | after the options (and their arguments); `env` also skips         |
 // | stdbuf, ionice, time, env, doas, | NAME=value and runs `-S string` as words                          |
 // | pkexec, unbuffer, strace,        |                                                                   |
 // | ltrace, nsenter, unshare,        |                                                                   |
-// | setpriv, systemd-run             |                                                                   |
+// | setpriv, systemd-run, prlimit,   |                                                                   |
+// | eatmydata, chronic, ssh-agent,   |                                                                   |
+// | dbus-run-session                 |                                                                   |
+// | the dynamic loader (ld.so,       | after the options: it runs its first operand as a program         |
+// | ld-linux*.so*, ld-musl*.so*)     |                                                                   |
+// | fakeroot, setarch (after the     | after the options; with no command, a shell reading stdin         |
+// | architecture), linux32, linux64, |                                                                   |
+// | i386, x86_64, uname26            |                                                                   |
 // | timeout, chroot, taskset, chrt   | after the options and one operand (duration, root, mask, priority)|
 // | flock                            | after the options and the lock file, or `-c STRING` as code       |
 // | sudo                             | after the options and NAME=value; with -s/-i, the rest as code    |
-// | xargs                            | after the options (default `echo`); its arguments come from stdin |
-// | find                             | each `-exec`/`-execdir`/`-ok`/`-okdir` … `;` or `+`               |
+// | xargs                            | after the options (default `echo`); its arguments come from stdin;|
+// |                                  | with -I/-i/--replace/-J, a word holding the replace string is     |
+// |                                  | only known when it runs                                           |
+// | find                             | each `-exec`/`-execdir`/`-ok`/`-okdir` … `;` or `{} +`; a word    |
+// |                                  | holding `{}` is only known when it runs                           |
 // | sh, bash, zsh, dash, ksh, …      | `-c STRING`: the string parsed as shell code; with no script      |
 // |                                  | file, with `-s`, or with `-`/`/dev/stdin` as the script, the code |
 // |                                  | is stdin (a static here-document or here-string is parsed)        |
 // | at, batch                        | stdin (unless `-f FILE`)                                          |
 // | su, runuser, script              | `-c STRING` parsed as shell code (runuser -u: after the options)  |
+// | sg, newgrp                       | sg: `[-] GROUP [-c] STRING` parsed as shell code; with no string  |
+// |                                  | (and newgrp always), a shell reading stdin                        |
 // | watch, trap                      | their first argument (watch: all of them) parsed as shell code    |
-//
-// Options are read as getopt reads them: clustered (`-iu root` is `-i -u root`), with an argument
-// attached (`-uroot`, `--user=root`) or in the next word.
 // | eval, source, `.`, alias, hash,  | opaque: the shell decides what runs only when it runs             |
 // | enable                           |                                                                   |
+//
+// Options are read as getopt reads them: clustered (`-iu root` is `-i -u root`), with an argument
+// attached (`-uroot`, `--user=root`) or in the next word; an optional argument only attached (`-i%`,
+// `--replace=%`). A word a wrapper fills in when it runs (xargs' replace string, find's `{}`) is never
+// static code or a known program: what it names is only known then.
 import { basename } from 'node:path';
 
 export type Words = readonly (string | undefined)[];
@@ -34,10 +48,13 @@ export type Words = readonly (string | undefined)[];
 export type Inner =
   /** Nothing more runs. */
   | { kind: 'none' }
-  /** `words.slice(start)` is a command; `appended` when the wrapper adds arguments the parser cannot see. */
-  | { kind: 'command'; start: number; appended: boolean }
-  /** Several commands inside the words (find -exec). */
-  | { kind: 'commands'; ranges: readonly (readonly [number, number])[] }
+  /**
+   * `words.slice(start)` is a command; `appended` when the wrapper adds arguments the parser cannot see;
+   * `replace`: the wrapper puts what it reads in place of this string, in any word holding it.
+   */
+  | { kind: 'command'; start: number; appended: boolean; replace?: string }
+  /** Several commands inside the words (find -exec), `{}` in them replaced when it runs. */
+  | { kind: 'commands'; ranges: readonly (readonly [number, number])[]; replace: string }
   /** Shell code to parse; undefined when it is not static. */
   | { kind: 'code'; code: string | undefined }
   /** A shell that reads its code from stdin. */
@@ -45,6 +62,12 @@ export type Inner =
   | { kind: 'opaque'; why: string };
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish']);
+/** setarch and the names it is installed under, which stand for an architecture. */
+const SETARCH = new Set(['setarch', 'linux32', 'linux64', 'i386', 'x86_64', 'uname26']);
+/** The dynamic loader run as a program: glibc's ld.so, ld-linux-x86-64.so.2, ld64.so.2, musl's ld-musl-*.so.1. */
+const LOADER_NAME = /^ld(?:[-_.\w]*)\.so(?:\.\d+)*$/u;
+/** The key of the loader's options in WITH_ARGUMENT. */
+const LOADER = 'ld.so';
 const OPAQUE: Record<string, string> = {
   eval: 'eval runs its arguments as shell code',
   source: 'source runs a file as shell code',
@@ -91,15 +114,15 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
     '-d',
     '-E',
     '-I',
+    '-J',
     '-L',
     '-n',
     '-P',
+    '-R',
     '-s',
+    '-S',
     '--arg-file',
     '--delimiter',
-    '--eof',
-    '--replace',
-    '--max-lines',
     '--max-args',
     '--max-procs',
     '--max-chars',
@@ -154,6 +177,48 @@ const WITH_ARGUMENT: Record<string, ReadonlySet<string>> = {
   batch: new Set(['-q', '-f', '-t']),
   su: new Set(['-c', '-g', '-G', '-s', '-w', '--command', '--session-command', '--group', '--shell']),
   script: new Set(['-c', '-E', '-I', '-O', '-B', '-T', '-m', '--command', '--log-io', '--log-timing']),
+  prlimit: new Set(['-p', '-o', '--pid', '--output']),
+  fakeroot: new Set(['-l', '-s', '-i', '-b', '--lib', '--faked']),
+  chronic: new Set(),
+  eatmydata: new Set(),
+  'ssh-agent': new Set(['-a', '-E', '-O', '-P', '-t']),
+  'dbus-run-session': new Set(['--config-file', '--dbus-daemon']),
+  setarch: new Set(),
+  [LOADER]: new Set([
+    '--library-path',
+    '--inhibit-rpath',
+    '--audit',
+    '--preload',
+    '--argv0',
+    '--glibc-hwcaps-prepend',
+    '--glibc-hwcaps-mask',
+  ]),
+};
+
+/**
+ * Options whose argument is optional, so only ever attached (`-i%`, `--replace=%`): the next word is
+ * never theirs: GNU xargs' -i/-l/-e, prlimit's limits (`-n1024`, `--nofile=1024`).
+ */
+const OPTIONAL_ARGUMENT: Record<string, ReadonlySet<string>> = {
+  xargs: new Set(['-i', '-l', '-e']),
+  prlimit: new Set([
+    '-c',
+    '-d',
+    '-e',
+    '-f',
+    '-i',
+    '-l',
+    '-m',
+    '-n',
+    '-q',
+    '-r',
+    '-s',
+    '-t',
+    '-u',
+    '-v',
+    '-x',
+    '-y',
+  ]),
 };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/u;
@@ -173,6 +238,7 @@ interface Options {
 /** Reads the options of `wrapper` as getopt does (clusters, attached or separate arguments). */
 function readOptions(words: Words, wrapper: string, assignments = false): Options {
   const takesArgument = WITH_ARGUMENT[wrapper] ?? new Set<string>();
+  const mayTakeArgument = OPTIONAL_ARGUMENT[wrapper] ?? new Set<string>();
   const given = new Map<string, string | undefined>();
   let i = 1;
   while (i < words.length) {
@@ -196,6 +262,10 @@ function readOptions(words: Words, wrapper: string, assignments = false): Option
     // A cluster: `-iu root` is `-i -u root`; `-uroot` carries the argument; `nice -5` is a number.
     for (let j = 1; j < word.length; j++) {
       const flag = `-${word[j] ?? ''}`;
+      if (mayTakeArgument.has(flag)) {
+        given.set(flag, j + 1 < word.length ? word.slice(j + 1) : undefined);
+        break;
+      }
       if (!takesArgument.has(flag)) {
         given.set(flag, undefined);
         continue;
@@ -218,10 +288,18 @@ function option(options: Options, ...names: string[]): string | undefined | null
   return null;
 }
 
-function commandAt(words: Words, start: number | undefined, appended = false): Inner {
+function commandAt(words: Words, start: number | undefined, appended = false, replace?: string): Inner {
   if (start === undefined)
     return { kind: 'opaque', why: 'an option of the wrapper is only known when it runs' };
-  return start < words.length ? { kind: 'command', start, appended } : { kind: 'none' };
+  if (start >= words.length) return { kind: 'none' };
+  return replace === undefined
+    ? { kind: 'command', start, appended }
+    : { kind: 'command', start, appended, replace };
+}
+
+/** The command after the options, or a shell reading stdin when there is none (fakeroot, setarch). */
+function commandOrShell(words: Words, start: number | undefined): Inner {
+  return start !== undefined && start >= words.length ? { kind: 'stdin' } : commandAt(words, start);
 }
 
 /** Script operands that make a shell read its code from stdin after all. */
@@ -257,12 +335,56 @@ function findInner(words: Words): Inner {
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word !== '-exec' && word !== '-execdir' && word !== '-ok' && word !== '-okdir') continue;
+    // `;` ends the command; `+` only right after `{}` (elsewhere it is an argument: `flock + rm a {} +`).
     let end = i + 1;
-    while (end < words.length && words[end] !== ';' && words[end] !== '+') end++;
+    while (end < words.length && words[end] !== ';' && !(words[end] === '+' && words[end - 1] === '{}'))
+      end++;
     if (end > i + 1) ranges.push([i + 1, end]);
     i = end;
   }
-  return ranges.length === 0 ? { kind: 'none' } : { kind: 'commands', ranges };
+  return ranges.length === 0 ? { kind: 'none' } : { kind: 'commands', ranges, replace: '{}' };
+}
+
+/** xargs: the command after the options, with the replace string of -I/-i/--replace/-J filled in. */
+function xargsInner(words: Words): Inner {
+  const options = readOptions(words, 'xargs');
+  const replace = replaceString(options);
+  if (replace === undefined)
+    return { kind: 'opaque', why: "xargs' replace string is only known when it runs" };
+  if (options.start !== undefined && options.start >= words.length) return { kind: 'none' }; // runs echo
+  // With a replace string xargs puts what it reads there and appends nothing.
+  return replace === null
+    ? commandAt(words, options.start, true)
+    : commandAt(words, options.start, false, replace);
+}
+
+/** The string xargs replaces with what it reads, null when it only appends, undefined when not static. */
+function replaceString(options: Options): string | undefined | null {
+  for (const [name, value] of options.given) {
+    if (name === '-I' || name === '-J') return value;
+    if (name === '-i' || name === '--replace') return value ?? '{}';
+  }
+  return null;
+}
+
+/** `sg [-] GROUP [-c] STRING`: the string as shell code; with none, sg starts a shell reading stdin. */
+function sgInner(words: Words): Inner {
+  let at = words[1] === '-' ? 2 : 1;
+  if (at >= words.length) return { kind: 'stdin' };
+  if (words[at] === undefined) return { kind: 'opaque', why: 'an argument of sg is only known when it runs' };
+  at++;
+  if (words[at] === '-c') at++;
+  return at < words.length ? { kind: 'code', code: words[at] } : { kind: 'stdin' };
+}
+
+/** `setarch ARCH [options] [program]`; under one of its other names the name is the architecture. */
+function setarchInner(words: Words, program: string): Inner {
+  const first = words[1];
+  const named = program !== 'setarch' || first === undefined || first.startsWith('-') ? 0 : 1;
+  const options = readOptions([program, ...words.slice(1 + named)], 'setarch');
+  if (['-h', '--help', '-V', '--version', '--list'].some((flag) => options.given.has(flag)))
+    return { kind: 'none' };
+  return commandOrShell(words, options.start === undefined ? undefined : options.start + named);
 }
 
 /** What `words` (a simple command whose program is static) runs besides itself. */
@@ -271,6 +393,8 @@ export function innerOf(words: Words): Inner {
   const opaque = OPAQUE[program];
   if (opaque !== undefined) return { kind: 'opaque', why: opaque };
   if (SHELLS.has(program)) return shellInner(words);
+  if (SETARCH.has(program)) return setarchInner(words, program);
+  if (LOADER_NAME.test(program)) return commandAt(words, afterOptions(words, LOADER));
   switch (program) {
     case 'command': {
       const options = readOptions(words, program);
@@ -278,6 +402,7 @@ export function innerOf(words: Words): Inner {
       return commandAt(words, options.start);
     }
     case 'busybox':
+    case 'toybox':
       return commandAt(words, 1);
     case 'builtin':
     case 'exec':
@@ -296,7 +421,18 @@ export function innerOf(words: Words): Inner {
     case 'unshare':
     case 'setpriv':
     case 'systemd-run':
+    case 'prlimit':
+    case 'eatmydata':
+    case 'chronic':
+    case 'ssh-agent':
+    case 'dbus-run-session':
       return commandAt(words, afterOptions(words, program));
+    case 'fakeroot':
+      return commandOrShell(words, afterOptions(words, program));
+    case 'sg':
+      return sgInner(words);
+    case 'newgrp':
+      return { kind: 'stdin' };
     case 'env': {
       const options = readOptions(words, program, true);
       const split = option(options, '-S', '--split-string');
@@ -332,11 +468,8 @@ export function innerOf(words: Words): Inner {
       if (options.start === undefined) return commandAt(words, undefined);
       return option(options, '-f') === null ? { kind: 'stdin' } : { kind: 'none' };
     }
-    case 'xargs': {
-      const start = afterOptions(words, program);
-      if (start !== undefined && start >= words.length) return { kind: 'none' }; // runs echo
-      return commandAt(words, start, true);
-    }
+    case 'xargs':
+      return xargsInner(words);
     case 'find':
       return findInner(words);
     case 'su':

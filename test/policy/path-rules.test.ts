@@ -43,6 +43,15 @@ describe('path rules follow symlinks', () => {
     assert.equal(behavior(allow, 'Write', 'src/../secrets/x'), 'ask', 'lexical escape');
   });
 
+  it('a symlink whose target does not exist yet is judged by where it points', () => {
+    symlinkSync(join(outside, 'new/file.txt'), join(cwd, 'src/dangling'));
+    symlinkSync(join(cwd, 'secrets/new.pem'), join(cwd, 'src/dangling-secret'));
+    const allow = { allow: ['Write(src/**)'] };
+    assert.equal(behavior(allow, 'Write', 'src/dangling'), 'ask', 'a write through it lands outside src');
+    const deny = { deny: ['Write(secrets/**)'], allow: ['Write'] };
+    assert.equal(behavior(deny, 'Write', 'src/dangling-secret'), 'deny', 'a deny rule on its target');
+  });
+
   it('a deny rule matches the real path too', () => {
     const deny = { deny: [`Write(${outside}/**)`, 'Edit(secrets/**)'], allow: ['Write', 'Edit'] };
     assert.equal(behavior(deny, 'Write', 'src/link/pwned.txt'), 'deny');

@@ -3,7 +3,7 @@
 // symlink, and as a shell redirection target), while a deny rule still denies. Then the CLI's own
 // "sensitive" verdict, which only ever makes a decision stricter, and the neighbours that stay allowed.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -28,9 +28,10 @@ function verdict(
   return evaluatePolicy(policy, tool, input, cli).behavior;
 }
 
-/** A file the entry covers: the entry itself for files, something inside it for directories. */
+/** A file the entry covers: the entry itself for files (`*` filled in), something inside directories. */
 function sample(path: string, kind: 'dir' | 'file'): string {
-  return kind === 'dir' ? `${path}/config` : path;
+  const named = path.replace(/\*/gu, 'x');
+  return kind === 'dir' ? `${named}/config` : named;
 }
 
 describe('protected paths: one case per table entry', () => {
@@ -151,6 +152,102 @@ describe('protected paths: real paths, the CLI verdict and the neighbours', () =
       'ask',
     );
     assert.equal(verdict('full-access', 'Bash', { command: 'echo x > innocent/config' }), 'ask');
+  });
+
+  it('a symlink whose target does not exist yet is judged by its target', () => {
+    mkdirSync(join(cwd, '.git/hooks'), { recursive: true });
+    symlinkSync(join(cwd, '.git/hooks/post-checkout'), join(cwd, 'src/dangling-hook'));
+    symlinkSync('../.claude/settings.local.json', join(cwd, 'src/dangling-settings'));
+    symlinkSync('dangling-hook', join(cwd, 'src/chain'));
+    symlinkSync(join(root, 'elsewhere/new.txt'), join(cwd, 'src/dangling-out'));
+    assert.equal(existsSync(join(cwd, 'src/dangling-hook')), false, 'the target does not exist');
+    for (const file_path of ['src/dangling-hook', 'src/dangling-settings', 'src/chain']) {
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'ask', file_path);
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x > ${file_path}` }), 'ask', file_path);
+      assert.equal(verdict('full-access', 'Bash', { command: `cp a ${file_path}` }), 'ask', file_path);
+    }
+    assert.equal(
+      verdict('auto-edits', 'Write', { file_path: 'src/dangling-out', content: 'x' }),
+      'ask',
+      'a dangling link out of the cwd is not an edit inside it',
+    );
+    // A loop of links resolves to nothing and does not hang.
+    symlinkSync('loop-b', join(cwd, 'src/loop-a'));
+    symlinkSync('loop-a', join(cwd, 'src/loop-b'));
+    assert.equal(verdict('auto-edits', 'Write', { file_path: 'src/loop-a', content: 'x' }), 'allow');
+  });
+
+  it('configuration that runs code, from more tools, is protected', () => {
+    for (const file_path of [
+      '.devcontainer.json',
+      'lefthook.yml',
+      '.lefthook.yml',
+      'lefthook.yaml',
+      'lefthook-local.yml',
+      '.lefthook-local.yaml',
+      'lefthook.toml',
+      '.lefthook/pre-commit/check.sh',
+      '.overcommit.yml',
+      '.githooks/pre-commit',
+      '.git-hooks/pre-push',
+      'warden.code-workspace',
+      '.zed/settings.json',
+      '.zed/tasks.json',
+      '.vimrc',
+      '.hgrc',
+      '.sl/config',
+      '.bash_aliases',
+      '.cargo/config.toml',
+      '.cargo/config',
+      'sub/crate/.cargo/config.toml',
+      'rust-toolchain.toml',
+      'rust-toolchain',
+      'mise.toml',
+      '.mise.toml',
+      'mise.local.toml',
+      '.mise.production.toml',
+      '.config/mise/config.toml',
+    ]) {
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'ask', file_path);
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x > ${file_path}` }), 'ask', file_path);
+    }
+    for (const file_path of ['cargo/config.toml', 'docs/lefthook.md.bak/x', 'rust-toolchain.md', 'mise.lock'])
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'allow', file_path);
+  });
+
+  it('Windows 8.3 short names of protected names are protected', () => {
+    for (const file_path of [
+      'GIT~1/config',
+      'GITHOO~1/pre-commit',
+      'CLAUDE~1/settings.json',
+      'CLAUDE~1.JSO',
+      'MCP~1.JSO',
+      'VSCODE~1/tasks.json',
+      'BASHRC~1',
+      'LEFTHO~1.YML',
+      'WARDEN~1.COD',
+      'sub/CONFIG~1/git/config',
+      'GI3F2A~1/config',
+    ]) {
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'ask', file_path);
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x > '${file_path}'` }), 'ask', file_path);
+    }
+    for (const file_path of ['PROGRA~1/x.ts', 'notes~1.txt', 'src/BACKUP~1.TS', 'CLAUDE~1.MD'])
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'allow', file_path);
+  });
+
+  it('an NTFS stream of a protected name is protected', () => {
+    for (const file_path of [
+      '.git::$INDEX_ALLOCATION/config',
+      '.claude::$INDEX_ALLOCATION/settings.json',
+      '.mcp.json::$DATA',
+      '.bashrc:stream',
+      '.vscode/tasks.json:x:$DATA',
+    ]) {
+      assert.equal(verdict('auto-edits', 'Write', { file_path, content: 'x' }), 'ask', file_path);
+      assert.equal(verdict('full-access', 'Bash', { command: `echo x > '${file_path}'` }), 'ask', file_path);
+    }
+    assert.equal(verdict('auto-edits', 'Write', { file_path: 'notes.txt:stream', content: 'x' }), 'allow');
   });
 
   it('look-alike names are still protected: zero-width characters, trailing spaces', () => {
