@@ -42,7 +42,7 @@ const PROTECTED: [string, string][] = [
   ['Bash(python3 app.py)', 'sitecustomize.py'],
   ['Bash(python3 app.py)', 'lib/python3.11/site-packages/evil.pth'],
   ['Bash(cargo test:*)', 'build.rs'],
-  ['Bash(cargo test:*)', '.cargo/config.toml'],
+  ['Bash(cargo test:*)', 'crates/core/Cargo.toml'],
   ['Bash(go test:*)', 'go.mod'],
   ['Bash(./gradlew test)', 'build.gradle.kts'],
   ['Bash(mvn test)', 'pom.xml'],
