@@ -1,7 +1,9 @@
 // @ts-check
 // One thread: its conversation (timeline), the runs and subagents with live status, the mode switch,
 // interrupt and stop, and the box for the next message. The history comes from the thread's events;
-// live events extend it through the shared state.
+// live events extend it through the shared state. On a wide screen the mode switch sits in the header and
+// the runs, rules and deadline beside the conversation; on a narrow one (thread.css) the conversation
+// comes first and those settings open from a button, so the thread does not open on a screen of panels.
 
 import * as api from './api.js';
 import { cliProcessLine } from './cli-process.js';
@@ -87,6 +89,19 @@ export class ThreadView {
     });
     this.sendButton = h('button', { type: 'submit', class: 'primary' }, 'Send');
     this.loading = h('p', { class: 'muted' }, 'Loading the conversation…');
+    this.settingsMode = h('span', { class: 'settings-mode' });
+    this.settingsToggle = h(
+      'button',
+      {
+        type: 'button',
+        class: 'settings-toggle',
+        'aria-expanded': 'false',
+        'aria-controls': 'thread-mode thread-settings',
+        onclick: () => this.#toggleSettings(),
+      },
+      'Settings',
+      this.settingsMode,
+    );
 
     this.message.addEventListener('keydown', (event) => {
       // Enter sends, Shift+Enter is a new line (as in most chat boxes).
@@ -102,45 +117,44 @@ export class ThreadView {
       this.message,
       this.sendButton,
     );
-    root.append(
+    this.view = h(
+      'section',
+      { class: 'thread-view', 'aria-labelledby': 'thread-heading', 'data-settings': 'closed' },
       h(
-        'section',
-        { class: 'thread-view', 'aria-labelledby': 'thread-heading' },
+        'header',
+        { class: 'thread-head' },
         h(
-          'header',
-          { class: 'thread-head' },
-          h(
-            'div',
-            { class: 'thread-title' },
-            h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
-            h('div', { class: 'title-row' }, this.title, this.renameButton),
-            this.renameForm,
-            this.cwd,
-            this.status,
-            this.process,
-            this.host,
-          ),
-          h(
-            'div',
-            { class: 'controls' },
-            this.#modeSwitch(),
-            h('div', { class: 'buttons' }, this.interruptButton, this.stopButton),
-          ),
+          'div',
+          { class: 'thread-title' },
+          h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
+          h('div', { class: 'title-row' }, this.title, this.renameButton),
+          this.renameForm,
+          this.cwd,
+          this.status,
+          this.process,
+          this.host,
         ),
         h(
           'div',
-          { class: 'thread-body' },
-          h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer),
-          h(
-            'aside',
-            { class: 'side', 'aria-labelledby': 'tree-heading' },
-            h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
-            this.tree,
-            this.policy.element,
-          ),
+          { class: 'controls' },
+          this.#modeSwitch(),
+          h('div', { class: 'buttons' }, this.settingsToggle, this.interruptButton, this.stopButton),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'thread-body' },
+        h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer),
+        h(
+          'aside',
+          { id: 'thread-settings', class: 'side settings-part', 'aria-labelledby': 'tree-heading' },
+          h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
+          this.tree,
+          this.policy.element,
         ),
       ),
     );
+    root.append(this.view);
     state.logs.set(threadId, []);
   }
 
@@ -183,6 +197,7 @@ export class ThreadView {
       );
       const mode = this.#modeSending ?? thread.mode;
       for (const [value, input] of this.modeInputs) input.checked = value === mode;
+      this.settingsMode.textContent = MODES[mode].label;
       this.interruptButton.disabled = thread.status !== 'live';
       this.stopButton.disabled = thread.status !== 'live';
       this.#renderHost();
@@ -225,6 +240,13 @@ export class ThreadView {
     );
   }
 
+  /** Opens or closes the settings on a narrow screen (a wide one always shows them, thread.css). */
+  #toggleSettings() {
+    const open = this.settingsToggle.getAttribute('aria-expanded') !== 'true';
+    this.settingsToggle.setAttribute('aria-expanded', String(open));
+    this.view.dataset.settings = open ? 'open' : 'closed';
+  }
+
   #startRename() {
     const thread = this.state.threads.get(this.threadId);
     this.titleInput.value = thread?.title ?? '';
@@ -262,7 +284,7 @@ export class ThreadView {
     const name = `mode-${this.threadId}`;
     return h(
       'fieldset',
-      { class: 'mode-switch' },
+      { id: 'thread-mode', class: 'mode-switch settings-part' },
       h('legend', {}, 'Mode'),
       Object.entries(MODES).map(([value, { label, hint }]) => {
         const mode = /** @type {ThreadMode} */ (value);
