@@ -12,7 +12,6 @@ import { decisionsScript } from '../e2e/helpers/decisions-scripts.js';
 import { whenActionable } from './helpers/actionable.js';
 import { LAPTOP, PHONE, openBrowser } from './helpers/browser.js';
 import { assertInsideWidth, assertNoSidewaysScroll, outOfWidth, textIsWhole } from './helpers/layout.js';
-import { photograph } from './helpers/photograph.js';
 import { writeScript } from './helpers/scenarios.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden } from './helpers/warden.js';
@@ -93,7 +92,6 @@ test(
       assert.ok(feedback >= 400, `at ${viewport.width}: the feedback box shows a sentence (${feedback}px)`);
       await assertNoSidewaysScroll(page, `the plan card at ${viewport.width}`);
     }
-    await photograph(card, 'card-plan');
 
     await page.goto(`${warden.server.url}/#/new`);
     const box = page.getByLabel(/Start in plan mode/);

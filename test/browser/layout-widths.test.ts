@@ -3,10 +3,13 @@
 // conversation starts on the first screen, and the mode, the runs and the rules and the deadline open
 // from a Settings button, by keyboard as by touch.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
+import type { Page } from 'playwright-core';
+
 import { decisionsScript, ASKED_COMMAND } from '../e2e/helpers/decisions-scripts.js';
-import { PHONE, openBrowser } from './helpers/browser.js';
+import { PHONE, PICTURE_STYLE, SCREENSHOTS, openBrowser } from './helpers/browser.js';
 import { assertInsideWidth, assertNoSidewaysScroll, outOfWidth } from './helpers/layout.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden } from './helpers/warden.js';
@@ -22,7 +25,7 @@ test('the thread view fits a laptop window 1280, 1366 and 1440 wide', { timeout:
   const warden = await startWarden(t, () => decisionsScript());
   const { threadId } = await threadWaitingForApproval(warden, '[[edit]] make a file');
   await warden.supervisor.setDeadlines(threadId, DEADLINE);
-  const { page } = await openBrowser(warden, { viewport: LAPTOPS[0]! });
+  const { page, screenshot } = await openBrowser(warden, { viewport: LAPTOPS[0]! });
   await page.goto(`${warden.server.url}/#/threads/${threadId}`);
   const call = page.locator('.timeline .item.tool-call', { hasText: ASKED_COMMAND });
   await call.locator('.pending-approval').waitFor();
@@ -43,6 +46,9 @@ test('the thread view fits a laptop window 1280, 1366 and 1440 wide', { timeout:
     const side = await page.locator('.thread-view .side').boundingBox();
     const conversation = await page.locator('.thread-view .conversation').boundingBox();
     assert.ok(side !== null && conversation !== null);
+    const reason = await call.getByLabel('Reason for denying (the agent reads it)').boundingBox();
+    assert.ok(reason !== null && reason.width >= 300, `${at}: the deny reason has room (${reason?.width}px)`);
+    await screenshot(`layout-thread-${viewport.width}`);
     assert.ok(
       side.x > conversation.x + conversation.width,
       `${at}: the side column is beside the conversation`,
@@ -65,7 +71,7 @@ test(
     const warden = await startWarden(t, () => decisionsScript());
     const { threadId } = await threadWaitingForApproval(warden, '[[edit]] make a file');
     await warden.supervisor.setDeadlines(threadId, DEADLINE);
-    const { page, screenshot } = await openBrowser(warden, { viewport: PHONE, mobile: true });
+    const { page } = await openBrowser(warden, { viewport: PHONE, mobile: true });
     await page.goto(`${warden.server.url}/#/threads/${threadId}`);
     const timeline = page.locator('.timeline');
     await timeline.locator('.item.tool-call .pending-approval').waitFor();
@@ -82,7 +88,7 @@ test(
     assert.match((await toggle.textContent()) ?? '', /Supervised/, 'the button says the mode');
     for (const hidden of ['.thread-view .side', '.mode-switch', 'form.thread-deadline'])
       assert.equal(await page.locator(hidden).isVisible(), false, `${hidden} waits behind the button`);
-    await screenshot('layout-phone-thread');
+    await picture(page, 'layout-phone-thread');
 
     // By keyboard: the button opens the settings just above the conversation, and closes them again.
     await toggle.focus();
@@ -101,7 +107,7 @@ test(
     assert.ok(side.y < conversation.y, 'the opened settings sit between the button and the conversation');
     const toggleBox = await toggle.boundingBox();
     assert.ok(toggleBox !== null && toggleBox.y < side.y, 'under the button that opened them');
-    await screenshot('layout-phone-thread-settings');
+    await picture(page, 'layout-phone-thread-settings');
 
     // The mode changes from there, as on a laptop.
     await page.locator('.mode-switch label', { hasText: 'Full access' }).tap();
@@ -115,3 +121,11 @@ test(
     assert.equal(await page.locator('.thread-view .side').isVisible(), false, 'closed again');
   },
 );
+
+/**
+ * What the phone's screen shows now, in test-results (a full-page picture would resize the page and lose
+ * the touch screen's look).
+ */
+async function picture(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), style: PICTURE_STYLE });
+}
