@@ -20,6 +20,9 @@ import { visibleText } from './visible-text.js';
 /** @import { State } from './state.js' */
 /** @import { ThreadMode } from './types.js' */
 
+/** Where the settings fold behind their button: the same width as in thread.css. */
+const NARROW = '(max-width: 1024px)';
+
 export class ThreadView {
   /** @type {ThreadMode | undefined} the mode being sent, shown until the server confirms it */
   #modeSending;
@@ -28,6 +31,8 @@ export class ThreadView {
   /** @type {string | undefined} a tool call to scroll to and mark once it is on the page */
   #highlight;
   #renaming = false;
+  #narrow = matchMedia(NARROW);
+  #placeSettings = () => this.#placeSide();
 
   /**
    * @param {HTMLElement} root
@@ -96,7 +101,7 @@ export class ThreadView {
         type: 'button',
         class: 'settings-toggle',
         'aria-expanded': 'false',
-        'aria-controls': 'thread-mode thread-settings',
+        'aria-controls': 'thread-settings',
         onclick: () => this.#toggleSettings(),
       },
       'Settings',
@@ -117,6 +122,22 @@ export class ThreadView {
       this.message,
       this.sendButton,
     );
+    this.conversation = h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer);
+    this.side = h(
+      'aside',
+      { id: 'thread-settings', class: 'side settings-part', 'aria-labelledby': 'tree-heading' },
+      h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
+      this.tree,
+      this.policy.element,
+    );
+    this.body = h('div', { class: 'thread-body' }, this.conversation, this.side);
+    this.modeSwitch = this.#modeSwitch();
+    this.controls = h(
+      'div',
+      { class: 'controls' },
+      this.modeSwitch,
+      h('div', { class: 'buttons' }, this.settingsToggle, this.interruptButton, this.stopButton),
+    );
     this.view = h(
       'section',
       { class: 'thread-view', 'aria-labelledby': 'thread-heading', 'data-settings': 'closed' },
@@ -134,27 +155,13 @@ export class ThreadView {
           this.process,
           this.host,
         ),
-        h(
-          'div',
-          { class: 'controls' },
-          this.#modeSwitch(),
-          h('div', { class: 'buttons' }, this.settingsToggle, this.interruptButton, this.stopButton),
-        ),
+        this.controls,
       ),
-      h(
-        'div',
-        { class: 'thread-body' },
-        h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer),
-        h(
-          'aside',
-          { id: 'thread-settings', class: 'side settings-part', 'aria-labelledby': 'tree-heading' },
-          h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
-          this.tree,
-          this.policy.element,
-        ),
-      ),
+      this.body,
     );
     root.append(this.view);
+    this.#placeSide();
+    this.#narrow.addEventListener('change', this.#placeSettings);
     state.logs.set(threadId, []);
   }
 
@@ -176,7 +183,23 @@ export class ThreadView {
   }
 
   close() {
+    this.#narrow.removeEventListener('change', this.#placeSettings);
     this.state.logs.delete(this.threadId);
+  }
+
+  /**
+   * Where the settings are is where they are seen, so that reading and Tab follow the screen. On a wide
+   * screen the mode switch is in the header and the side panel beside (after) the conversation; on a
+   * narrow one both are in the panel the Settings button opens, above the conversation.
+   */
+  #placeSide() {
+    if (this.#narrow.matches) {
+      this.side.prepend(this.modeSwitch);
+      this.body.prepend(this.side);
+    } else {
+      this.controls.prepend(this.modeSwitch);
+      this.body.append(this.side);
+    }
   }
 
   render() {
@@ -284,7 +307,7 @@ export class ThreadView {
     const name = `mode-${this.threadId}`;
     return h(
       'fieldset',
-      { id: 'thread-mode', class: 'mode-switch settings-part' },
+      { class: 'mode-switch' },
       h('legend', {}, 'Mode'),
       Object.entries(MODES).map(([value, { label, hint }]) => {
         const mode = /** @type {ThreadMode} */ (value);

@@ -1,7 +1,7 @@
 // The thread view at the widths people use: on a laptop (1280, 1366 and 1440 wide) the page never scrolls
-// sideways and the side column, the deadline form with it, lies inside the window; on a 390×844 phone the
-// conversation starts on the first screen, and the mode, the runs and the rules and the deadline open
-// from a Settings button, by keyboard as by touch.
+// sideways and the side column, the deadline form with it, lies inside the window; at 1024 and on a
+// 390×844 phone the conversation comes first (on the phone's first screen), and the mode, the runs, the
+// rules and the deadline open from a Settings button, by keyboard as by touch.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -54,6 +54,17 @@ test('the thread view fits a laptop window 1280, 1366 and 1440 wide', { timeout:
       `${at}: the side column is beside the conversation`,
     );
   }
+
+  // A small laptop or a tablet, 1024 wide: the conversation first, the settings behind their button.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const toggle = page.getByRole('button', { name: /^Settings/ });
+  assert.equal(await page.locator('.thread-view .side').isVisible(), false, '1024: the settings wait');
+  await toggle.click();
+  assert.equal(await page.locator('.thread-view .side').isVisible(), true, '1024: and open');
+  await assertNoSidewaysScroll(page, '1024, the settings open');
+  assert.deepEqual(await outOfWidth(page.locator('.thread-view')), [], '1024: all of the thread view');
+  await screenshot('layout-thread-1024');
+  await toggle.click();
 
   // The inbox at the same widths.
   await page.goto(`${warden.server.url}/#/`);
@@ -108,6 +119,17 @@ test(
     const toggleBox = await toggle.boundingBox();
     assert.ok(toggleBox !== null && toggleBox.y < side.y, 'under the button that opened them');
     await picture(page, 'layout-phone-thread-settings');
+
+    // Tab goes from the button through Interrupt and Stop into the opened settings, as they are shown.
+    const inSettings = "document.activeElement.closest('.side') !== null";
+    for (let tabs = 0; tabs < 3 && !(await page.evaluate<boolean>(inSettings)); tabs += 1)
+      await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate<boolean>(inSettings), true, 'Tab reaches the settings next');
+    assert.equal(
+      await page.evaluate<string>('document.activeElement.value'),
+      'supervised',
+      'the mode switch comes first in them',
+    );
 
     // The mode changes from there, as on a laptop.
     await page.locator('.mode-switch label', { hasText: 'Full access' }).tap();
