@@ -4,7 +4,9 @@
 // screen and in the same place for SETTLE_MS, and whenever one of them leaves the page — the card just
 // answered slides away and the next slides up under the pointer — nothing is actionable for LOCK_MS.
 // So the second click of a double-click, a held key, or a click on a card that has just appeared answers
-// nothing. The element carries data-actionable="true" while it takes answers (for styling and tests).
+// nothing. The element carries data-actionable="true" while it takes answers (for styling and tests); its
+// answer buttons then look as always, with a ring that fills up while they wait (inbox.css), never pale as
+// if disabled: they are only waiting for the person to have seen what they answer.
 
 /** How long an element must have been visible and unmoved before an answer counts. */
 export const SETTLE_MS = 500;
@@ -15,6 +17,12 @@ export const LOCK_MS = 600;
  * scroll) is sampled at once, and so is every answer, so a move is never missed.
  */
 const SAMPLE_MS = 100;
+
+/**
+ * The buttons that send an answer: each names its approval (a card's, a thread's pending call's), or
+ * applies a batch. Other buttons in a card (the rule editor's) work at any time.
+ */
+export const ANSWER_BUTTONS = 'button[data-approval-id], button.batch-apply';
 
 /** @typedef {{ where: string, since: number }} Watch */
 
@@ -125,7 +133,7 @@ class Arming {
     if (element.dataset.actionable === String(ready)) return;
     element.dataset.actionable = String(ready);
     // Assistive technology and automation see the same: the answers are not available yet.
-    for (const control of element.querySelectorAll('.actions button'))
+    for (const control of element.querySelectorAll(ANSWER_BUTTONS))
       if (ready) control.removeAttribute('aria-disabled');
       else control.setAttribute('aria-disabled', 'true');
   }

@@ -100,7 +100,12 @@ export function renderNewThread(root, state, opened) {
           'label',
           { class: 'check' },
           plan,
-          ' Start in plan mode: the agent plans and changes nothing until you approve its plan',
+          h(
+            'span',
+            {},
+            h('strong', {}, 'Start in plan mode'),
+            ': the agent plans and changes nothing until you approve its plan',
+          ),
         ),
         deadline.element,
         h('label', { for: 'new-prompt' }, 'First message (optional)'),

@@ -1,7 +1,9 @@
 // @ts-check
 // One thread: its conversation (timeline), the runs and subagents with live status, the mode switch,
 // interrupt and stop, and the box for the next message. The history comes from the thread's events;
-// live events extend it through the shared state.
+// live events extend it through the shared state. On a wide screen the mode switch sits in the header and
+// the runs, rules and deadline beside the conversation; on a narrow one (thread.css) the conversation
+// comes first and those settings open from a button, so the thread does not open on a screen of panels.
 
 import * as api from './api.js';
 import { cliProcessLine } from './cli-process.js';
@@ -18,6 +20,9 @@ import { visibleText } from './visible-text.js';
 /** @import { State } from './state.js' */
 /** @import { ThreadMode } from './types.js' */
 
+/** Where the settings fold behind their button: the same width as in thread.css. */
+const NARROW = '(max-width: 1024px)';
+
 export class ThreadView {
   /** @type {ThreadMode | undefined} the mode being sent, shown until the server confirms it */
   #modeSending;
@@ -26,6 +31,8 @@ export class ThreadView {
   /** @type {string | undefined} a tool call to scroll to and mark once it is on the page */
   #highlight;
   #renaming = false;
+  #narrow = matchMedia(NARROW);
+  #placeSettings = () => this.#placeSide();
 
   /**
    * @param {HTMLElement} root
@@ -87,6 +94,19 @@ export class ThreadView {
     });
     this.sendButton = h('button', { type: 'submit', class: 'primary' }, 'Send');
     this.loading = h('p', { class: 'muted' }, 'Loading the conversation…');
+    this.settingsMode = h('span', { class: 'settings-mode' });
+    this.settingsToggle = h(
+      'button',
+      {
+        type: 'button',
+        class: 'settings-toggle',
+        'aria-expanded': 'false',
+        'aria-controls': 'thread-settings',
+        onclick: () => this.#toggleSettings(),
+      },
+      'Settings',
+      this.settingsMode,
+    );
 
     this.message.addEventListener('keydown', (event) => {
       // Enter sends, Shift+Enter is a new line (as in most chat boxes).
@@ -102,45 +122,46 @@ export class ThreadView {
       this.message,
       this.sendButton,
     );
-    root.append(
+    this.conversation = h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer);
+    this.side = h(
+      'aside',
+      { id: 'thread-settings', class: 'side settings-part', 'aria-labelledby': 'tree-heading' },
+      h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
+      this.tree,
+      this.policy.element,
+    );
+    this.body = h('div', { class: 'thread-body' }, this.conversation, this.side);
+    this.modeSwitch = this.#modeSwitch();
+    this.controls = h(
+      'div',
+      { class: 'controls' },
+      this.modeSwitch,
+      h('div', { class: 'buttons' }, this.settingsToggle, this.interruptButton, this.stopButton),
+    );
+    this.view = h(
+      'section',
+      { class: 'thread-view', 'aria-labelledby': 'thread-heading', 'data-settings': 'closed' },
       h(
-        'section',
-        { class: 'thread-view', 'aria-labelledby': 'thread-heading' },
-        h(
-          'header',
-          { class: 'thread-head' },
-          h(
-            'div',
-            { class: 'thread-title' },
-            h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
-            h('div', { class: 'title-row' }, this.title, this.renameButton),
-            this.renameForm,
-            this.cwd,
-            this.status,
-            this.process,
-            this.host,
-          ),
-          h(
-            'div',
-            { class: 'controls' },
-            this.#modeSwitch(),
-            h('div', { class: 'buttons' }, this.interruptButton, this.stopButton),
-          ),
-        ),
+        'header',
+        { class: 'thread-head' },
         h(
           'div',
-          { class: 'thread-body' },
-          h('div', { class: 'conversation' }, this.loading, this.timeline.list, this.composer),
-          h(
-            'aside',
-            { class: 'side', 'aria-labelledby': 'tree-heading' },
-            h('h2', { id: 'tree-heading' }, 'Runs and subagents'),
-            this.tree,
-            this.policy.element,
-          ),
+          { class: 'thread-title' },
+          h('p', { class: 'crumb' }, h('a', { href: '#/' }, '← Inbox')),
+          h('div', { class: 'title-row' }, this.title, this.renameButton),
+          this.renameForm,
+          this.cwd,
+          this.status,
+          this.process,
+          this.host,
         ),
+        this.controls,
       ),
+      this.body,
     );
+    root.append(this.view);
+    this.#placeSide();
+    this.#narrow.addEventListener('change', this.#placeSettings);
     state.logs.set(threadId, []);
   }
 
@@ -162,7 +183,23 @@ export class ThreadView {
   }
 
   close() {
+    this.#narrow.removeEventListener('change', this.#placeSettings);
     this.state.logs.delete(this.threadId);
+  }
+
+  /**
+   * Where the settings are is where they are seen, so that reading and Tab follow the screen. On a wide
+   * screen the mode switch is in the header and the side panel beside (after) the conversation; on a
+   * narrow one both are in the panel the Settings button opens, above the conversation.
+   */
+  #placeSide() {
+    if (this.#narrow.matches) {
+      this.side.prepend(this.modeSwitch);
+      this.body.prepend(this.side);
+    } else {
+      this.controls.prepend(this.modeSwitch);
+      this.body.append(this.side);
+    }
   }
 
   render() {
@@ -183,6 +220,7 @@ export class ThreadView {
       );
       const mode = this.#modeSending ?? thread.mode;
       for (const [value, input] of this.modeInputs) input.checked = value === mode;
+      this.settingsMode.textContent = MODES[mode].label;
       this.interruptButton.disabled = thread.status !== 'live';
       this.stopButton.disabled = thread.status !== 'live';
       this.#renderHost();
@@ -223,6 +261,13 @@ export class ThreadView {
             ` unreachable ${unreachableSince(host)}: its approvals wait until it is back; a message sent now moves the thread to the host serving this page.`,
           ),
     );
+  }
+
+  /** Opens or closes the settings on a narrow screen (a wide one always shows them, thread.css). */
+  #toggleSettings() {
+    const open = this.settingsToggle.getAttribute('aria-expanded') !== 'true';
+    this.settingsToggle.setAttribute('aria-expanded', String(open));
+    this.view.dataset.settings = open ? 'open' : 'closed';
   }
 
   #startRename() {

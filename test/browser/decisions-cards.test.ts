@@ -13,7 +13,7 @@ import type { Locator } from 'playwright-core';
 import type { SupervisorEvent } from '../../src/supervisor/index.js';
 import { ASKED_COMMAND, decisionsScript, EDITED_COMMAND } from '../e2e/helpers/decisions-scripts.js';
 import { clickAnswer, whenActionable } from './helpers/actionable.js';
-import { openBrowser, SCREENSHOTS } from './helpers/browser.js';
+import { openBrowser, PICTURE_STYLE, SCREENSHOTS } from './helpers/browser.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden, type Warden } from './helpers/warden.js';
 
@@ -22,7 +22,7 @@ async function photograph(card: Locator, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   await whenActionable(card);
-  await card.screenshot({ path, style: '.toasts { display: none !important; }' });
+  await card.screenshot({ path, style: PICTURE_STYLE });
   if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync('docs/screenshots', { recursive: true });
   copyFileSync(path, `docs/screenshots/${name}.png`);

@@ -1,5 +1,6 @@
 // The inbox on a phone: the approval, where it comes from and its three answers fit the screen without
-// sideways scrolling, and a tap approves it. The thread view stacks its panels in one column.
+// sideways scrolling, and a tap approves it. The thread view opens on the conversation, its panels one tap
+// away in one column.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -39,10 +40,20 @@ test('the inbox is usable on a phone', { timeout: 120_000 }, async (t) => {
   await card.waitFor({ state: 'detached' });
   await page.locator(`.thread-list a[data-thread-id="${thread.id}"]`).tap();
   await page.locator('.timeline .subagent-item.completed').waitFor();
+  assert.equal(
+    await page.locator('.thread-view .side').isVisible(),
+    false,
+    'the panels wait behind a button',
+  );
+  await page.getByRole('button', { name: /^Settings/ }).tap();
+  await page.locator('.tree-subagent', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
   const sideBox = await page.locator('.thread-view .side').boundingBox();
   const conversationBox = await page.locator('.thread-view .conversation').boundingBox();
   assert.ok(sideBox !== null && conversationBox !== null);
-  assert.ok(sideBox.y < conversationBox.y, 'runs and subagents sit above the conversation on a phone');
+  assert.ok(
+    sideBox.x === conversationBox.x && sideBox.width === conversationBox.width,
+    'runs and subagents, once opened, take the width of the conversation: one column',
+  );
   assert.ok(
     await page.evaluate<boolean>(
       'document.documentElement.scrollWidth <= document.documentElement.clientWidth',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { createServer } from '../../src/server/index.js';
-import { openBrowser, PHONE, SCREENSHOTS } from './helpers/browser.js';
+import { openBrowser, PHONE, PICTURE_STYLE, SCREENSHOTS } from './helpers/browser.js';
 import { DEMO_PROMPT, EDIT_PROMPT, NOTES, demoScript } from './helpers/scenarios.js';
 import { threadWaitingForApproval } from './helpers/threads.js';
 import { pagePoll } from './helpers/pwa-page.js';
@@ -110,11 +110,7 @@ async function keep(page: import('playwright-core').Page, name: string, fromTop 
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   if (fromTop) await page.evaluate('window.scrollTo(0, 0)');
-  // Notices come and go with timing; answer buttons dim while they wait to be seen again after a scroll
-  // (web/arming.js): the picture shows them as a person sees them.
-  const style =
-    ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
-  await page.screenshot({ path, style });
+  await page.screenshot({ path, style: PICTURE_STYLE });
   if (process.env.WARDEN_UPDATE_SCREENSHOTS === '1')
     copyFileSync(path, join('docs/screenshots', `${name}.png`));
 }

@@ -14,6 +14,15 @@ export const CHROMIUM = process.env.WARDEN_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/screenshots';
 
 export const LAPTOP = { width: 1366, height: 860 };
+
+/**
+ * The style a picture for the docs is taken with: notices come and go with timing, so they are left out;
+ * taking a picture may resize or scroll the page, which starts the answer buttons' moment of waiting to be
+ * seen again (web/arming.js), so their waiting ring is left out too: the picture shows them as a person
+ * sees them.
+ */
+export const PICTURE_STYLE =
+  ".toasts { display: none !important; } [data-actionable='false'] button::after { display: none !important; }";
 export const PHONE = { width: 390, height: 844 };
 
 export interface Browser {
@@ -74,14 +83,9 @@ export async function openBrowser(
     page,
     screenshot: async (name, target = page) => {
       const path = join(SCREENSHOTS, `${name}.png`);
-      // From the top, so the sticky bar sits where it belongs; notices come and go with timing, so
-      // they are left out.
+      // From the top, so the sticky bar sits where it belongs.
       await target.evaluate('window.scrollTo(0, 0)');
-      // Taking a full-page picture resizes the page, which briefly dims the answer buttons of the cards
-      // (they wait to be seen again, see web/arming.js); the picture shows them as a person sees them.
-      const style =
-        ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
-      await target.screenshot({ path, fullPage: true, style });
+      await target.screenshot({ path, fullPage: true, style: PICTURE_STYLE });
       return path;
     },
   };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 
 import { whenActionable } from './actionable.js';
-import { SCREENSHOTS } from './browser.js';
+import { PICTURE_STYLE, SCREENSHOTS } from './browser.js';
 
 /**
  * `armed`: wait until the element takes answers (a card); false for a larger element whose answerable
@@ -18,11 +18,7 @@ export async function photograph(element: Locator, name: string, armed = true): 
   const path = join(SCREENSHOTS, `${name}.png`);
   if (armed) await whenActionable(element);
   else await element.page().evaluate('window.scrollTo(0, 0)');
-  // Taking the picture may scroll the page, which briefly dims answer buttons (they wait to be seen
-  // again, see web/arming.js): the picture shows them as a person sees them.
-  const style =
-    ".toasts { display: none !important; } [data-actionable='false'] .actions button { opacity: 1 !important; }";
-  await element.screenshot({ path, style });
+  await element.screenshot({ path, style: PICTURE_STYLE });
   if (process.env.WARDEN_UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync('docs/screenshots', { recursive: true });
   copyFileSync(path, `docs/screenshots/${name}.png`);
