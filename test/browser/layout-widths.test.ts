@@ -90,6 +90,14 @@ test(
 
     await assertNoSidewaysScroll(page, 'the thread on a phone');
     assert.deepEqual(await outOfWidth(page.locator('.thread-view')), [], 'all of the thread view on a phone');
+    // The top bar's icon buttons keep their size beside four sections (a touch target, not a sliver).
+    for (const icon of await page.locator('.topbar .icon:visible').all()) {
+      const box = await icon.boundingBox();
+      assert.ok(
+        box !== null && box.width >= 36,
+        `${await icon.getAttribute('aria-label')} is ${box?.width} px wide`,
+      );
+    }
     // The conversation begins on the first screen: its first entry is in view before any scrolling.
     const first = await timeline.locator(':scope > li').first().boundingBox();
     assert.ok(first !== null);
