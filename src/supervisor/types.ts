@@ -76,6 +76,13 @@ export interface SupervisorOptions {
    * Parking stops the CLI (`thread.parked`, status `parked`); the next send resumes its session.
    */
   idleParkMs?: number;
+  /**
+   * The CLI's own sandbox for its Bash commands, with the protected paths unwritable by the operating
+   * system (docs/security.md). `auto` (default): on where it can run, and where it cannot a warning
+   * (SandboxUnavailableError) and `sandbox.enforced` false; `required`: open() refuses
+   * (SandboxUnavailableError) where it cannot run, and so does each CLI; `off`: not used.
+   */
+  sandbox?: 'auto' | 'required' | 'off';
 }
 
 export interface CloseOptions {
