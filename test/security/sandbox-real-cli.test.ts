@@ -4,8 +4,7 @@
 // planted core.fsmonitor, runs nothing. With the sandbox off, the write goes through (what the policy
 // cannot see, it cannot stop) but git, told by the environment not to run an fsmonitor, still runs nothing.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
@@ -13,6 +12,7 @@ import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { probeSandbox } from '../../src/supervisor/runtime/sandbox-probe.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { initRepository } from './sandbox-helpers.js';
 
 const PLANT = `[core]%n%x09fsmonitor = "touch MARKER"`;
 const COMMANDS = [
@@ -22,15 +22,6 @@ const COMMANDS = [
   'git status --short',
 ];
 const RULES = ['Bash(git log:*)', 'Bash(git status:*)', 'Bash(find:*)'];
-
-export function initRepository(cwd: string): void {
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', ...args], { cwd });
-  git('init', '-q');
-  writeFileSync(join(cwd, 'a.txt'), 'a\n');
-  git('add', 'a.txt');
-  git('commit', '-qm', 'first');
-}
 
 async function runFindings(t: TestContext, sandbox: 'auto' | 'off') {
   let track = scenario().on('plant');
