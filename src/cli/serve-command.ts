@@ -25,7 +25,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     return 2;
   }
   const hostName = hostNameFor(command.hostName, dataDir);
-  // The CLI's sandbox (docs/security.md): auto (default), required or off.
+  // The CLI's sandbox (docs/security.md): off (default), auto or required.
   const sandbox = process.env.WARDEN_SANDBOX || undefined;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     process.stderr.write(`warden: WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}\n`);

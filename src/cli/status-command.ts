@@ -77,7 +77,7 @@ export async function statusCommand(command: CommandOf<'status'>): Promise<numbe
 function sandboxLine(): string {
   const support = probeSandbox(process.env);
   return support.available
-    ? 'Sandbox: can run here (WARDEN_SANDBOX=off switches it off for warden serve)'
+    ? 'Sandbox: can run here (WARDEN_SANDBOX=auto or required turns it on for warden serve)'
     : `Sandbox: cannot run here (${support.reason ?? 'unknown'}): agents' commands are not confined`;
 }
 

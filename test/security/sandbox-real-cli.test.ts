@@ -23,9 +23,13 @@ const COMMANDS = [
 ];
 const RULES = ['Bash(git log:*)', 'Bash(git status:*)', 'Bash(find:*)'];
 
-async function runFindings(t: TestContext, sandbox: 'auto' | 'off') {
+async function runFindings(
+  t: TestContext,
+  sandbox: 'auto' | 'off',
+  { commands = COMMANDS, rules = RULES }: { commands?: readonly string[]; rules?: readonly string[] } = {},
+) {
   let track = scenario().on('plant');
-  for (const command of COMMANDS) track = track.callTool('Bash', { command, description: 'Run it' });
+  for (const command of commands) track = track.callTool('Bash', { command, description: 'Run it' });
   const world = await startTestWorld(t, { prefix: 'warden-sbx-', script: track.thenAnswer('done').build() });
   const { cwd } = world.scratch;
   initRepository(cwd);
@@ -38,12 +42,12 @@ async function runFindings(t: TestContext, sandbox: 'auto' | 'off') {
     onWarning: () => undefined,
   });
   world.defer(() => sup.close({ stopAgents: true }));
-  const thread = await sup.createThread({ cwd, mode: 'supervised', rules: { allow: RULES } });
+  const thread = await sup.createThread({ cwd, mode: 'supervised', rules: { allow: [...rules] } });
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
   const collecting = (async () => {
     for await (const event of sup.events({ signal: AbortSignal.timeout(90_000) })) {
       if (event.type === 'tool.result') results.push(event);
-      if (results.length === COMMANDS.length) return;
+      if (results.length === commands.length) return;
     }
   })();
   const run = await sup.send(thread.id, '[[plant]] plant a config');

@@ -3,7 +3,7 @@
 // as the supervisor sets it up) refuses every one. The row is the command; `target` is what must be
 // unchanged afterwards (relative to the cwd, `~/` for the home).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -90,18 +90,25 @@ describe(
       });
       const { cwd, home } = world.scratch;
       initRepository(cwd);
+      // The home's files as a person's home has them: an absent one there is not held (docs/security.md).
+      writeFileSync(join(home, '.profile'), '# profile\n');
+      mkdirSync(join(home, '.ssh'), { mode: 0o700 });
       const resolveTarget = (target: string) =>
         target.startsWith('~/') ? join(home, target.slice(2)) : join(cwd, target);
       const before = new Map(
         WRITES.map(({ target }) => {
           const path = resolveTarget(target);
-          return [target, existsSync(path) ? readFileSync(path, 'utf8') : null] as const;
+          return [
+            target,
+            existsSync(path) && !statSync(path).isDirectory() ? readFileSync(path, 'utf8') : null,
+          ] as const;
         }),
       );
       const sup = await Supervisor.open({
         dataDir: world.dataDir,
         claudePath: world.claudePath,
         env: world.env,
+        sandbox: 'required',
         onWarning: () => undefined,
       });
       world.defer(() => sup.close({ stopAgents: true }));
@@ -120,7 +127,7 @@ describe(
       assert.equal(ended.data.status, 'completed');
       const written = WRITES.filter(({ target }) => {
         const path = resolveTarget(target);
-        const now = existsSync(path) ? readFileSync(path, 'utf8') : null;
+        const now = existsSync(path) && !statSync(path).isDirectory() ? readFileSync(path, 'utf8') : null;
         // An absent path may be left as the empty placeholder the sandbox mounted over it.
         return now !== before.get(target) && !(before.get(target) === null && now === '');
       });

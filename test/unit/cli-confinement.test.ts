@@ -39,18 +39,20 @@ describe('osProtectedPaths', () => {
 });
 
 describe('protectedTargets', () => {
-  it('covers the cwd, the repository root above it, the home and the data directory', (t) => {
+  it('covers what exists of the table under the cwd, the repository root above it and the home, and the data directory', (t) => {
     const dir = scratch(t);
     const repo = join(dir, 'repo');
     const cwd = join(repo, 'sub');
     const home = join(dir, 'home');
     mkdirSync(join(repo, '.git', 'info'), { recursive: true });
-    mkdirSync(cwd, { recursive: true });
-    mkdirSync(home);
+    mkdirSync(join(repo, '.git', 'hooks'), { recursive: true });
+    mkdirSync(join(cwd, '.claude'), { recursive: true });
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'config'), '');
     writeFileSync(join(repo, '.git', 'info', 'attributes'), '');
+    writeFileSync(join(home, '.gitconfig'), '');
     const targets = protectedTargets(cwd, home, join(dir, 'data'));
     for (const path of [
-      join(cwd, '.git', 'config'),
       join(repo, '.git', 'config'),
       join(repo, '.git', 'hooks'),
       join(repo, '.git', 'info', 'attributes'),
@@ -60,9 +62,21 @@ describe('protectedTargets', () => {
       join(dir, 'data'),
     ])
       assert.ok(targets.includes(path), path);
-    assert.equal(targets.includes(join(repo, '.git')), false);
-    assert.equal(targets.includes(join(home, '.bashrc')), false, 'an absent ~/.bashrc is left out');
-    assert.equal(targets.includes(join(cwd, '.git', 'info', 'attributes')), false);
+    assert.equal(targets.includes(join(repo, '.git')), false, 'the objects stay writable: commits work');
+    // Absent under the cwd and the repository: held too (the CLI removes the placeholders afterwards).
+    for (const absent of [
+      join(cwd, '.git', 'config'),
+      join(repo, '.envrc'),
+      join(repo, '.git', 'config.worktree'),
+    ])
+      assert.ok(targets.includes(absent), absent);
+    // Absent in the home (a placeholder would stay there) or read at every command: left out.
+    for (const absent of [
+      join(home, '.bashrc'),
+      join(home, '.profile'),
+      join(cwd, '.git', 'info', 'attributes'),
+    ])
+      assert.equal(targets.includes(absent), false, `${absent} is left out`);
   });
 
   it('holds a .git file whole, and an existing ~/.bashrc', (t) => {
@@ -79,6 +93,8 @@ describe('protectedTargets', () => {
 describe('sandboxSettingsFor', () => {
   it('turns the sandbox on without auto-allowing Bash or a way out, and leaves writes elsewhere open', (t) => {
     const dir = scratch(t);
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'config'), '');
     const settings = sandboxSettingsFor({ cwd: dir, home: dir, dataDir: join(dir, 'data'), required: false });
     assert.equal(settings.enabled, true);
     assert.equal(settings.failIfUnavailable, false);

@@ -57,27 +57,31 @@ function repositoryRoot(cwd: string): string | undefined {
 }
 
 /**
- * Files read at every command (the CLI's shell reads the home's .bashrc, git every attributes file): one
- * that does not exist is left out, as the sandbox holds an absent path with a placeholder nobody may read
- * and each command would print an error. The policy still asks for a write to them it sees; an
- * attributes file only picks filters that the protected config defines.
+ * The protected paths under `root`, absolute; a `.git` file is held whole. The sandbox holds an absent
+ * path with a placeholder, which has two costs that decide what is left out when absent:
+ * - in the home, placeholders are left behind as empty files in the person's own home (an empty
+ *   `~/.bash_profile` would stop bash from reading `~/.profile`): there only what exists is held;
+ * - files read at every command (git reads `.git/info/attributes`) would print an error each time.
+ * Elsewhere an absent path is held too: the CLI removes those placeholders when the command ends.
  */
-const READ_AT_EVERY_COMMAND = { home: ['.bashrc'], any: ['.git/info/attributes'] };
-
-/** The protected paths under `root`, absolute, existing or not; a `.git` file is protected whole. */
 function protectedUnder(root: string, isHome: boolean): string[] {
   const gitIsFile = kindOf(join(root, '.git')) === 'file';
   const paths = new Set<string>();
   for (const path of osProtectedPaths()) {
+    if (gitIsFile && path.startsWith('.git/')) {
+      paths.add(join(root, '.git'));
+      continue;
+    }
     const absolute = join(root, path);
-    const readAlways =
-      READ_AT_EVERY_COMMAND.any.includes(path) || (isHome && READ_AT_EVERY_COMMAND.home.includes(path));
-    if (readAlways && kindOf(absolute) === 'none') continue;
-    if (gitIsFile && path.startsWith('.git/')) paths.add(join(root, '.git'));
-    else paths.add(absolute);
+    const absent = kindOf(absolute) === 'none';
+    if (absent && (isHome || READ_AT_EVERY_COMMAND.includes(path))) continue;
+    paths.add(absolute);
   }
   return [...paths];
 }
+
+/** Read by git at every command: an absent one is left out (each command would print an error). */
+const READ_AT_EVERY_COMMAND: readonly string[] = ['.git/info/attributes'];
 
 /** Every path the sandbox keeps unwritable for a CLI in `cwd`. */
 export function protectedTargets(cwd: string, home: string, dataDir: string): string[] {
