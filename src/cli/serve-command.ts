@@ -2,7 +2,8 @@
 // agents get this process's environment (with ANTHROPIC_API_KEY set, the CLI talks to the real API).
 import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
-import { Supervisor } from '../supervisor/index.js';
+import { Supervisor, type SandboxStatus } from '../supervisor/index.js';
+import { SANDBOX_MODES, type SandboxMode } from '../supervisor/runtime/sandbox-state.js';
 import type { Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
@@ -24,6 +25,12 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     return 2;
   }
   const hostName = hostNameFor(command.hostName, dataDir);
+  // The CLI's sandbox (docs/security.md): off (default), auto or required.
+  const sandbox = process.env.WARDEN_SANDBOX || undefined;
+  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
+    process.stderr.write(`warden: WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}\n`);
+    return 2;
+  }
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
   let server: Awaited<ReturnType<typeof createServer>> | undefined;
@@ -34,6 +41,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
+      ...(sandbox === undefined ? {} : { sandbox: sandbox as SandboxMode }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)
@@ -67,6 +75,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
         'Web Push: on; devices subscribe from the bell in the UI and choose what a notification shows ' +
           `(keys in ${server.vapidKeysPath})`,
       );
+    notes.push(sandboxNote(supervisor.sandbox));
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host), notes);
     await shutdown.requested;
     process.stderr.write(
@@ -119,4 +128,11 @@ export function loginCommandFor(dataDir: string, port: number, host: string | un
 
 function shellQuote(text: string): string {
   return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The banner's line on the sandbox: what the operating system holds for the agents' commands. */
+export function sandboxNote(status: SandboxStatus): string {
+  return status.enforced
+    ? "Sandbox: on; the agents' Bash commands cannot write the protected paths (docs/security.md)"
+    : `Sandbox: OFF (${status.reason ?? 'unknown'}); only the policy guards the protected paths`;
 }

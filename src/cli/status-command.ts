@@ -14,6 +14,7 @@ import { readPostgresSnapshot, readStoreSnapshot, type ThreadSummary } from '../
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
+import { probeSandbox } from '../supervisor/runtime/sandbox-probe.js';
 import { isAlive } from '../transport/exit-watch.js';
 import type { CommandOf } from './args/index.js';
 import { defaultDataDir } from './data-dir.js';
@@ -67,9 +68,17 @@ export async function statusCommand(command: CommandOf<'status'>): Promise<numbe
     }
     out.push(`Server: running, holds the data directory (${url})`);
   }
-  out.push(...threadLines(threads, processLine));
+  out.push(sandboxLine(), ...threadLines(threads, processLine));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/** Whether the CLI's sandbox can run on this machine, for agents started with this environment. */
+function sandboxLine(): string {
+  const support = probeSandbox(process.env);
+  return support.available
+    ? 'Sandbox: can run here (WARDEN_SANDBOX=auto or required turns it on for warden serve)'
+    : `Sandbox: cannot run here (${support.reason ?? 'unknown'}): agents' commands are not confined`;
 }
 
 /** `warden status --store`: the fleet's threads, read from PostgreSQL (no host is asked or disturbed). */

@@ -46,10 +46,16 @@ export function validateRules(rules: unknown): ThreadRules {
   return result;
 }
 
-export function compilePolicy(mode: ThreadMode, rules: ThreadRules, cwd: string): CompiledPolicy {
+export function compilePolicy(
+  mode: ThreadMode,
+  rules: ThreadRules,
+  cwd: string,
+  osEnforced = false,
+): CompiledPolicy {
   return {
     mode,
     cwd,
+    osEnforced,
     allow: rules.allow.map((rule) => compileRule(rule)),
     deny: rules.deny.map((rule) => compileRule(rule)),
   };

@@ -465,3 +465,22 @@ export function protectedEntryFor(path: string): ProtectedEntry | undefined {
   }
   return undefined;
 }
+
+/**
+ * The table as paths under one root (the cwd, the home) for the operating system to keep unwritable: the
+ * sandbox of the CLI's Bash commands (`sandbox.filesystem.denyWrite`). Relative, `/`-separated, in table
+ * order. A `.git` directory stays writable for commits: only what in it runs code is listed (config,
+ * hooks, the attributes that pick filters, submodules' own git directories). Windows' short name is
+ * left out: there is no such sandbox on Windows. A `.git` that is a file (a worktree, a submodule) is the
+ * caller's to protect as a whole.
+ */
+export function osProtectedPaths(): readonly string[] {
+  const gitRunsCode = ['config', 'config.worktree', 'hooks', 'info/attributes', 'modules'];
+  const paths: string[] = [];
+  for (const entry of PROTECTED_PATHS) {
+    if (entry.path === 'git~1') continue;
+    if (entry.path === '.git') paths.push(...gitRunsCode.map((inside) => `.git/${inside}`));
+    else paths.push(entry.path);
+  }
+  return paths;
+}

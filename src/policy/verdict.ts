@@ -15,6 +15,11 @@ export interface CompiledPolicy {
   readonly cwd: string;
   readonly allow: readonly CompiledRule[];
   readonly deny: readonly CompiledRule[];
+  /**
+   * The operating system keeps the protected paths unwritable for the CLI's Bash commands (its sandbox
+   * runs, docs/security.md); false or absent: only this policy stands between a command and them.
+   */
+  readonly osEnforced?: boolean;
 }
 
 export type PolicyVerdict =

@@ -26,7 +26,8 @@ export type WardenErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_LOCKED'
   | 'STORE_CORRUPT'
-  | 'SERVER_REQUEST_FAILED';
+  | 'SERVER_REQUEST_FAILED'
+  | 'SANDBOX_UNAVAILABLE';
 
 export class WardenError extends Error {
   readonly code: WardenErrorCode;
@@ -269,6 +270,20 @@ export class ServerRequestError extends WardenError {
     super('SERVER_REQUEST_FAILED', message, options);
     this.status = status;
     this.serverCode = serverCode;
+  }
+}
+
+/**
+ * The operating system cannot confine the CLI's commands here (no bubblewrap or socat, no user
+ * namespaces, an unsupported platform) and the host was told to require it (`sandbox: 'required'`), or a
+ * CLI reported its sandbox off. `reason` says what is missing.
+ */
+export class SandboxUnavailableError extends WardenError {
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('SANDBOX_UNAVAILABLE', `The CLI's sandbox cannot run here: ${reason}`, options);
+    this.reason = reason;
   }
 }
 

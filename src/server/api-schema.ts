@@ -249,6 +249,11 @@ export interface InfoResponse {
   modes: ThreadMode[];
   /** A working directory the UI may propose for a new thread. */
   defaultCwd: string;
+  /**
+   * Whether the agents' Bash commands run with the protected paths unwritable by the operating system
+   * (docs/security.md); `reason` says why not.
+   */
+  sandbox?: { mode: 'auto' | 'required' | 'off'; enforced: boolean; reason: string | null };
 }
 
 export type ApiErrorCode =

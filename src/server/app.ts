@@ -76,7 +76,8 @@ export function createApp(deps: AppDeps): Hono {
     await next();
     c.header('cache-control', 'no-store');
   });
-  app.get('/api/info', (c) => c.json(deps.info));
+  // The sandbox's state can change after start (a CLI reports its sandbox off): read at each request.
+  app.get('/api/info', (c) => c.json({ ...deps.info, sandbox: deps.supervisor.sandbox }));
   app.route('/api/threads', threadRoutes(deps));
   app.route('/api/threads', threadPolicyRoutes(deps));
   app.route('/api/approvals/batch', batchRoutes(deps));

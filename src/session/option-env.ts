@@ -9,6 +9,16 @@ const OPTION_FLAGS = [
 ];
 const CRASH_REPORTING = ['BUN_ENABLE_CRASH_REPORTING', 'BUN_CRASH_REPORT_URL'];
 
+/**
+ * process.env as the CLI inherits it when `options.env` is absent (the option flags scrubbed), for a host
+ * that adds variables of its own and so has to pass `env`.
+ */
+export function inheritedEnv(): Record<string, string | undefined> {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (OPTION_FLAGS.includes(key.toUpperCase())) delete env[key];
+  return env;
+}
+
 export function addOptionVariables(env: Record<string, string | undefined>, options: Options): void {
   if (options.enableFileCheckpointing) env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING = 'true';
   const preview = options.toolConfig?.askUserQuestion?.previewFormat;

@@ -11,6 +11,7 @@ import { ApprovalWaiters } from './approvals/approval-waiters.js';
 import { DurablePublisher } from './durable/durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
 import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
+import type { SandboxState } from './runtime/sandbox-state.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
@@ -26,6 +27,8 @@ export interface CoreOptions {
   readonly onWarning: ((warning: WardenError) => void) | undefined;
   /** Where the CLIs' transcripts are mirrored (a fleet's PostgreSQL), so any host can resume them. */
   readonly sessionStore?: SessionStore | undefined;
+  /** Whether the CLIs run in their sandbox, and whether it holds (sandbox-state.ts). */
+  readonly sandbox: SandboxState;
 }
 
 export class SupervisorCore {

@@ -48,4 +48,11 @@ export type {
   RejectCondition,
   StoredEvent,
 } from '../store/event-types.js';
-export { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
+export {
+  ConflictError,
+  NotFoundError,
+  SandboxUnavailableError,
+  StoreError,
+  ValidationError,
+} from '../protocol/errors.js';
+export type { SandboxStatus } from './runtime/sandbox-state.js';

@@ -2,7 +2,7 @@
 // event log and projections in SQLite (or a fleet's PostgreSQL). The public surface is here, and only
 // that: runtime/ runs the threads (one live CLI each) and their commands, approvals/ decides, durable/
 // recovers what an earlier host left and lets go at close, fleet/ shares the threads between hosts.
-import { StoreError } from '../protocol/errors.js';
+import { SandboxUnavailableError, StoreError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
 import { auditRows, logFactsOf, type AuditQuery } from '../store/audit-log.js';
@@ -26,6 +26,8 @@ import type { FleetMembership, ThreadHost } from './fleet/fleet.js';
 import { openHostStore } from './fleet/host-store.js';
 import { RemoteCommands } from './fleet/remote-commands.js';
 import { ThreadCommands } from './runtime/thread-commands.js';
+import { probeSandbox } from './runtime/sandbox-probe.js';
+import { openSandboxState, type SandboxStatus } from './runtime/sandbox-state.js';
 import { Threads } from './runtime/threads.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
@@ -75,6 +77,8 @@ export class Supervisor {
       throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
     const idleParkMs = validateOpenOptions(options);
     return attempt(async () => {
+      // Refused before anything is opened: `required` starts no CLI without the sandbox.
+      const sandbox = openSandboxState(options.sandbox ?? 'off', () => probeSandbox(env ?? process.env));
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
       // One host of a fleet: it recovers, re-attaches and runs only the threads it owns (fleet.ts).
@@ -92,7 +96,10 @@ export class Supervisor {
           query: query ?? sdkQuery,
           // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
           sessionStore: store.hosts()?.transcriptStore(),
+          sandbox,
         });
+        const { enforced, reason } = sandbox.status;
+        if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));
         const supervisor = new Supervisor(core, restart, fleet);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
         supervisor.#decider.restoreDeadlines(
@@ -128,6 +135,14 @@ export class Supervisor {
     core.committedListeners.push((events) => this.#remote?.onCommitted(events));
     core.committedListeners.push((events) => this.#threads.noteActivity(events));
     this.reattached = reattach(core, this.#threads, restart.attachable);
+  }
+
+  /**
+   * Whether this host's CLIs run their Bash commands with the protected paths unwritable by the operating
+   * system (docs/security.md), and why not.
+   */
+  get sandbox(): SandboxStatus {
+    return this.#core.options.sandbox.status;
   }
 
   createThread(input: NewThread): Promise<ThreadRecord> {

@@ -76,6 +76,15 @@ export interface SupervisorOptions {
    * Parking stops the CLI (`thread.parked`, status `parked`); the next send resumes its session.
    */
   idleParkMs?: number;
+  /**
+   * The CLI's own sandbox for its Bash commands, with the protected paths unwritable by the operating
+   * system (docs/security.md). `off` (default, for now): not used — inside the CLI's sandbox its own
+   * placeholders for absent paths make `git add -A` fail and show as untracked files (docs/security.md);
+   * `auto`: on where it can run, and where it cannot a warning (SandboxUnavailableError) and
+   * `sandbox.enforced` false; `required`: open() refuses (SandboxUnavailableError) where it cannot run,
+   * and so does each CLI.
+   */
+  sandbox?: 'auto' | 'required' | 'off';
 }
 
 export interface CloseOptions {

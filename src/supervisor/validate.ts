@@ -8,6 +8,7 @@ import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from '../policy/policy.js';
 import { validateIdleParkMs } from './durable/idle-park.js';
+import { SANDBOX_MODES } from './runtime/sandbox-state.js';
 import { titleFromName } from './runtime/thread-title.js';
 import type { NewThread, SupervisorOptions } from './types.js';
 
@@ -31,6 +32,9 @@ export function validateOpenOptions(options: SupervisorOptions): number {
     throw new TypeError('options.onWarning must be a function');
   if (query !== undefined && typeof query !== 'function')
     throw new TypeError('options.query must be a function');
+  const { sandbox } = options;
+  if (sandbox !== undefined && !(SANDBOX_MODES as readonly unknown[]).includes(sandbox))
+    throw new TypeError(`options.sandbox must be one of ${SANDBOX_MODES.join(', ')}`);
   return validateIdleParkMs(options.idleParkMs);
 }
 

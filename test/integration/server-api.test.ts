@@ -189,6 +189,7 @@ describe('server API: requests and errors', () => {
     assert.equal(events.json.more, false);
     const info = await api('/api/info');
     assert.deepEqual(info.json.modes, ['supervised', 'auto-edits', 'full-access']);
+    assert.equal(typeof info.json.sandbox.enforced, 'boolean', 'the UI can show whether the OS confines');
   });
 
   it('serves the UI without the token, with headers that forbid framing, and nothing outside it', async (t) => {

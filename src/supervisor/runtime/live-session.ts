@@ -17,6 +17,7 @@ import {
   type DetachedProcess,
   type SpawnedCli,
 } from '../durable/detached-cli.js';
+import { confinementOf } from './cli-confinement.js';
 import { snapshotSession } from './session-snapshot.js';
 import {
   apiRetryDraft,
@@ -139,7 +140,7 @@ export class LiveSession {
         : core.options.detached
           ? (launch: CliLaunch) => this.#spawn(launch)
           : undefined;
-    const { claudePath, env, sessionStore: mirror } = core.options;
+    const { claudePath, sessionStore: mirror } = core.options;
     const options: Options = {
       cwd: setup.cwd,
       // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
@@ -149,7 +150,8 @@ export class LiveSession {
       canUseTool: setup.canUseTool(this),
       onWarning: (warning) => core.warn(warning),
       ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),
-      ...(env === undefined ? {} : { env }),
+      // The CLI's own sandbox and git hardened against the repository's files (cli-confinement.ts).
+      ...confinementOf(core, setup.cwd),
       ...(setup.model === null ? {} : { model: setup.model }),
       // A joined process runs already: with a transcript mirror, nothing is to be loaded for it.
       ...(setup.resume === null || (attach !== undefined && mirror !== undefined)
@@ -404,6 +406,7 @@ export class LiveSession {
   #onSystem(frame: Frame, batch: Batch): void {
     switch (frame.subtype) {
       case 'init': {
+        this.#core.options.sandbox.observeInit(frame, (warning) => this.#core.warn(warning));
         const sessionId = str(frame.session_id);
         if (sessionId !== null && sessionId !== this.#sessionId) {
           this.#sessionId = sessionId;

@@ -91,7 +91,8 @@ export class ThreadRuntime implements GateHost {
   /** The thread's mode and rules, with the rules granted for the thread and for its current CLI session. */
   policy(): CompiledPolicy {
     const thread = this.#thread();
-    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd);
+    const osEnforced = this.#core.options.sandbox.enforced;
+    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, osEnforced);
   }
 
   deadlineFor(
