@@ -7,11 +7,13 @@
 // the subagent's report. Ctrl-C removes all of it: servers, CLI processes, temp dirs.
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { WardenError } from '../protocol/errors.js';
 import { createServer, type WardenServer } from '../server/index.js';
 import { Supervisor } from '../supervisor/index.js';
 import type { Command } from './args/index.js';
 import { openDemoEnvironment, type DemoEnvironment } from './demo-environment.js';
 import { DEMO_PROMPT, DEMO_SUBAGENT } from './demo-scenario.js';
+import { listenFailure } from './listen-failure.js';
 import { loginCommandFor, printBanner } from './serve-command.js';
 import { onShutdown } from './shutdown.js';
 import { describeTool } from './transcript.js';
@@ -71,6 +73,13 @@ export async function demoCommand(command: Extract<Command, { name: 'demo' }>): 
     await shutdown.requested;
     process.stderr.write('\nwarden: stopping the demo…\n');
     return 0;
+  } catch (error) {
+    // One line, as for warden serve: a busy --port, a CLI that cannot start, …
+    const message = error instanceof Error ? error.message : String(error);
+    const code = WardenError.isWardenError(error) ? ` [${error.code}]` : '';
+    const listening = listenFailure(error, command.host ?? '127.0.0.1', command.port ?? 0);
+    process.stderr.write(`warden: ${listening ?? `the demo could not start: ${message}${code}`}\n`);
+    return 1;
   } finally {
     shutdown.dispose();
     await server?.close();

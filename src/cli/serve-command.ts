@@ -3,9 +3,10 @@
 import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { Supervisor } from '../supervisor/index.js';
-import type { Command } from './args/index.js';
+import { UsageError, type Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
+import { listenFailure } from './listen-failure.js';
 import { DEFAULT_PORT } from './client/server-address.js';
 import { onShutdown } from './shutdown.js';
 
@@ -15,14 +16,10 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   const dataDir = command.dataDir ?? defaultDataDir();
   // The flag wins over the environment; an empty variable counts as unset.
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
-  if (store !== undefined && !isPostgresUrl(store)) {
-    process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
-    return 2;
-  }
-  if (command.hostName !== undefined && store === undefined) {
-    process.stderr.write('warden: --host-name goes with --store (a fleet shares a PostgreSQL store)\n');
-    return 2;
-  }
+  if (store !== undefined && !isPostgresUrl(store))
+    throw new UsageError('WARDEN_STORE_URL must be a postgres:// or postgresql:// URL');
+  if (command.hostName !== undefined && store === undefined)
+    throw new UsageError('--host-name goes with --store (a fleet shares a PostgreSQL store)');
   const hostName = hostNameFor(command.hostName, dataDir);
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
@@ -77,7 +74,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`warden: ${message}${storeHint(error)}\n`);
+    const listening = listenFailure(error, command.host ?? '127.0.0.1', command.port ?? DEFAULT_PORT);
+    process.stderr.write(`warden: ${listening ?? `${message}${storeHint(error)}`}\n`);
     return 1;
   } finally {
     shutdown.dispose();
