@@ -8,6 +8,7 @@ import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
 import { listenFailure } from './listen-failure.js';
 import { DEFAULT_PORT } from './client/server-address.js';
+import { shellQuote, wardenProgram } from './program-name.js';
 import { onShutdown } from './shutdown.js';
 
 export { DEFAULT_PORT };
@@ -107,14 +108,10 @@ export function printBanner(
   process.stdout.write(lines.join('\n'));
 }
 
-/** The `warden login` command line that prints a link for this server. */
+/** The `warden login` command line that prints a link for this server, as this shell can run it. */
 export function loginCommandFor(dataDir: string, port: number, host: string | undefined): string {
-  const parts = ['warden login', '--data-dir', shellQuote(dataDir)];
+  const parts = [`${wardenProgram()} login`, '--data-dir', shellQuote(dataDir)];
   if (port !== DEFAULT_PORT) parts.push('--port', String(port));
   if (host !== undefined) parts.push('--host', shellQuote(host));
   return parts.join(' ');
-}
-
-function shellQuote(text: string): string {
-  return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
