@@ -80,4 +80,20 @@ describe('warden run --demo', { timeout: 180_000 }, () => {
       'the demo removed its temporary directory',
     );
   });
+
+  it('with --yes every call is allowed and the question declined, so the run goes to its end', async (t) => {
+    const session = await startCommandSession(t);
+    const env = { PATH: session.env.PATH!, HOME: session.scratch.home, TMPDIR: session.scratch.tmpdir };
+    const warden = spawnWarden(['run', '--demo', '--yes'], env, { closeStdin: true });
+    t.after(() => {
+      if (warden.child.exitCode === null) warden.child.kill('SIGKILL');
+    });
+    assert.deepEqual(await warden.exited, { code: 0, signal: null }, warden.stderr());
+    assert.match(warden.stderr(), /--yes answers no questions: the agent’s question is declined/);
+    const out = plain(warden.stdout());
+    assert.match(out, /subagent completed: Done\. This machine runs /);
+    assert.match(out, /✗ denied: Not answered: warden run --yes allows tool calls but answers no questions/);
+    // Declined, the question leaves the default note, whose plan and write --yes allows.
+    assert.match(out, /HOST\.md is written: This machine runs /);
+  });
 });
