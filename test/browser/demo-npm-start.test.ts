@@ -113,6 +113,7 @@ test(
     await clickAnswer(bash, bash.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await bash.waitFor({ state: 'detached' });
+    const answeredAt = Date.now();
 
     // Once the subagent has reported, the agent asks where to write down what it found: the question card.
     const question = page.locator('.approval.question-approval');
@@ -120,6 +121,12 @@ test(
       throw new Error(`no question came; the terminal said:\n${output.stdout}`, { cause: error });
     });
     await question.getByText(DEMO_QUESTION).waitFor();
+    // Paced like the first ask: the report is seen to arrive first, the question seconds later.
+    const questionGapMs = Date.now() - answeredAt;
+    process.stdout.write(
+      `# last approval answered → question, as seen in the page: ${questionGapMs} ms (pace ${DEMO_PACE_MS} ms)\n`,
+    );
+    assert.ok(questionGapMs >= DEMO_PACE_MS / 2, `the question came ${questionGapMs} ms after the answer`);
     assert.equal(await question.getByRole('radio').count(), 3, 'HOST.md, NOTES.md, or your own answer');
     await assertCleanPage(page);
     await question.getByLabel('NOTES.md').check();
