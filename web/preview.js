@@ -73,20 +73,24 @@ export function titleLine(toolName, input) {
 
 /**
  * The preview block under the heading. The file's path is already in the heading, so file tools show
- * only what they would read or change.
+ * only what they would read or change; a command is shown again only when the heading cannot hold it.
  * @param {string} toolName
  * @param {Record<string, unknown>} input
  * @returns {HTMLElement}
  */
 export function preview(toolName, input) {
   switch (toolName) {
-    case 'Bash':
+    case 'Bash': {
+      // The heading above shows a one-line command in full (titleLine): only a longer one is shown again.
+      const command = str(input.command);
+      const inHeading = lineCount(command) <= 1 && command.length <= MAX_TITLE;
       return h(
         'div',
         { class: 'preview' },
-        code(str(input.command), 'code command', { fold: true }),
+        inHeading ? null : code(command, 'code command', { fold: true }),
         claim('The agent describes it as', input.description),
       );
+    }
     case 'Read': {
       const range = rangeNote(input);
       return h('div', { class: 'preview' }, range ? note(range) : null);

@@ -100,6 +100,35 @@ export function projectFile(cwd) {
 }
 
 /**
+ * The rules in plain words, or null when they need none: what the CLI's `//` means, and — for a path
+ * reached through a link, which the server offers as two rules of one tool, the path as written and then
+ * where it leads — why both are there.
+ * @param {string[]} rules the rules the card shows now
+ * @param {string[]} offered the rules the server offered
+ * @returns {string | null}
+ */
+export function rulesLegend(rules, offered) {
+  /** @param {string} rule */
+  const pathOf = (rule) => {
+    const match = /^(\w+)\(\/\/(.*)\)$/s.exec(rule.trim());
+    return match === null ? null : { tool: match[1] ?? '', path: `/${match[2] ?? ''}` };
+  };
+  const first = rules.map(pathOf).find((path) => path !== null);
+  if (first === undefined || first === null) return null;
+  const words = [`// = an absolute path: ${first.tool}(/${first.path}) means ${first.path}.`];
+  const paths = offered.map(pathOf);
+  const at = paths.findIndex((path, i) => path !== null && path.tool === paths[i + 1]?.tool);
+  const link = paths[at];
+  const target = paths[at + 1];
+  if (at >= 0 && link && target && rules.includes(offered[at] ?? '') && rules.includes(offered[at + 1] ?? ''))
+    words.push(
+      `${link.path} is a link to ${target.path}: both are named, so if the link is changed to lead ` +
+        'elsewhere, the agent is asked again.',
+    );
+  return words.join(' ');
+}
+
+/**
  * The scope picker and the rules, for a card whose approval offers "always allow".
  * @param {State} state
  * @param {ApprovalRecord & { cwd?: string }} approval
@@ -165,10 +194,12 @@ export function scopePicker(state, approval, rulesId) {
   box.addEventListener('draft-changed', () => draw());
 
   function draw() {
+    const legend = rulesLegend(draft.rules, offeredRules(approval));
     replace(
       summary,
       `Always allow in ${SCOPE_LABELS[draft.scope]}: `,
       draft.rules.map((rule, i) => [i > 0 ? ', ' : null, h('code', {}, visibleText(rule))]),
+      legend === null ? null : [h('br'), h('span', { class: 'rules-legend' }, visibleText(legend))],
     );
     replace(
       note,

@@ -1,5 +1,5 @@
 // Answers the thread's approvals for `warden run`, one at a time, by the chosen policy: ask on stdin, allow
-// everything (--yes), deny everything (--deny), or — in a pipe without a flag — deny and say why, so an
+// everything (--yes; the model's questions, which take answers, are declined), deny everything (--deny), or — in a pipe without a flag — deny and say why, so an
 // unattended run never hangs on a question nobody can answer (attached to a server, leave them to the
 // browser and `warden inbox` instead). An approval settled elsewhere (cancelled when its subagent ended,
 // decided in the browser) stops being asked; the transcript says who settled it. Asking, "always" is
@@ -81,6 +81,17 @@ export class Approver {
   async #answer(request: Requested): Promise<void> {
     switch (this.#setup.policy) {
       case 'yes':
+        // A question has no yes: allowing it takes answers, which nobody here gave. It is declined, and
+        // the model goes on without them (a plan is approved like any call).
+        if (request.toolName === 'AskUserQuestion') {
+          this.#setup.err(
+            this.#setup.styles.dim('warden: --yes answers no questions: the agent’s question is declined\n'),
+          );
+          return this.#decide(request.approvalId, {
+            behavior: 'deny',
+            message: 'Not answered: warden run --yes allows tool calls but answers no questions',
+          });
+        }
         return this.#decide(request.approvalId, { behavior: 'allow' });
       case 'deny':
         return this.#decide(request.approvalId, { behavior: 'deny', message: 'Denied by warden run --deny' });

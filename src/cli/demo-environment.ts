@@ -14,6 +14,7 @@ import {
   type Scratch,
 } from '../testing/index.js';
 import { demoScenario } from './demo-scenario.js';
+import { wardenProgram } from './program-name.js';
 import { removeScratch } from './scratch-cleanup.js';
 
 export interface DemoEnvironment {
@@ -36,7 +37,9 @@ export async function openDemoEnvironment(claude: string | undefined): Promise<D
   try {
     let subagentMayAsk!: () => void;
     const released = new Promise<void>((resolve) => (subagentMayAsk = resolve));
-    mock = await startMockModel({ script: demoScenario({ rootRunEnded: released }) });
+    mock = await startMockModel({
+      script: demoScenario({ rootRunEnded: released, cwd: scratch.cwd, program: wardenProgram() }),
+    });
     const opened = mock;
     return {
       scratch,

@@ -3,10 +3,12 @@
 // supervisor's run.ended, passed in as a promise) and a few seconds more — so a person sees the run end
 // before anything asks — does the subagent ask to read /etc/hostname and to run `cat /etc/os-release`,
 // both outside the working directory, so both wait for a person. When it reports, the CLI runs a turn of
-// its own. The prompts read like real work: tracks are chosen by a phrase of the prompt, not a marker.
+// its own: a few seconds later the agent asks a question and shows a plan (demo-follow-up.ts). The prompts
+// read like real work: tracks are chosen by a phrase of the prompt, not a marker.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { scenario, type MockScript } from '../testing/index.js';
+import { followUpSteps } from './demo-follow-up.js';
 
 export const DEMO_PROMPT =
   'Find out which machine this project runs on — its host name and OS release. Check in the background ' +
@@ -24,16 +26,27 @@ export const DEMO_STILL_WORKING =
 export interface DemoPacing {
   /** Resolves when the prompt's run has ended. */
   rootRunEnded: Promise<void>;
-  /** Waited after it before the subagent asks (default DEMO_PACE_MS). */
+  /** Waited after it before the subagent asks, and after the report before the question (default DEMO_PACE_MS). */
   paceMs?: number;
+  /** The project folder: where the note is written. */
+  cwd: string;
+  /** How the person runs `warden` (program-name.ts), for the commands the agent names. */
+  program?: string;
 }
 
-export function demoScenario({ rootRunEnded, paceMs = DEMO_PACE_MS }: DemoPacing): MockScript {
+export function demoScenario({
+  rootRunEnded,
+  paceMs = DEMO_PACE_MS,
+  cwd,
+  program = 'warden',
+}: DemoPacing): MockScript {
   // One promise for every request of the step: a retried request does not wait again.
   let asks: Promise<void> | undefined;
   const subagentMayAsk = (): Promise<void> =>
     (asks ??= rootRunEnded.then(() => sleep(paceMs, undefined, { ref: false })));
-  return scenario()
+  let follows: Promise<void> | undefined;
+  const mayFollowUp = (): Promise<void> => (follows ??= sleep(paceMs, undefined, { ref: false }));
+  const builder = scenario()
     .on({ phrase: 'Find out which machine this project runs on' })
     .launchBackgroundAgent(
       { prompt: DEMO_SUBAGENT_PROMPT, description: DEMO_SUBAGENT },
@@ -43,11 +56,9 @@ export function demoScenario({ rootRunEnded, paceMs = DEMO_PACE_MS }: DemoPacing
       `I started a background agent, “${DEMO_SUBAGENT}”, and my turn ends here. ${DEMO_STILL_WORKING}`,
     )
     .onTaskNotification()
-    .thenAnswer((ctx) =>
-      /<status>completed<\/status>/.test(ctx.lastUserText)
-        ? 'The background agent has reported back: see its summary above.'
-        : 'The background agent did not finish; nothing more to do.',
-    )
+    .after(mayFollowUp);
+  for (const step of followUpSteps(cwd)) builder.reply(step);
+  return builder
     .subagent({ phrase: 'Read /etc/hostname and /etc/os-release' })
     .after(subagentMayAsk)
     .callTool('Read', { file_path: '/etc/hostname' }, { text: 'First, the host name.' })
@@ -65,8 +76,8 @@ export function demoScenario({ rootRunEnded, paceMs = DEMO_PACE_MS }: DemoPacing
     })
     .on()
     .thenAnswer(
-      'This is the Warden demo: a scripted model that only knows the demo scenario. Run `warden serve` ' +
-        'with ANTHROPIC_API_KEY set to talk to a real model.',
+      'This is the Warden demo: a scripted model that only knows the demo scenario. Run ' +
+        `\`${program} serve\` with ANTHROPIC_API_KEY set to talk to a real model.`,
     )
     .build();
 }

@@ -4,14 +4,12 @@
 import type { HostRecord } from '../store/host-registry.js';
 import { readPostgresHosts } from '../store/read-only.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
-import type { Command } from './args/index.js';
+import { UsageError, type Command } from './args/index.js';
 
 export async function hostsCommand(command: Extract<Command, { name: 'hosts' }>): Promise<number> {
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
-  if (store === undefined || !isPostgresUrl(store)) {
-    process.stderr.write('warden: warden hosts needs --store postgres://… (or WARDEN_STORE_URL)\n');
-    return 2;
-  }
+  if (store === undefined || !isPostgresUrl(store))
+    throw new UsageError('warden hosts needs --store postgres://… (or WARDEN_STORE_URL)');
   let hosts: HostRecord[];
   try {
     hosts = await readPostgresHosts(store);

@@ -60,8 +60,10 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     }
   } catch (error) {
+    // A line that parsed but cannot run as given (a --cwd that is no directory, --host-name without a
+    // store): said like a parse error, with the command's usage.
     if (error instanceof UsageError) {
-      process.stderr.write(`warden: ${error.message}\n`);
+      process.stderr.write(`warden: ${error.message}\n\n${usageFor(error.command ?? command.name)}`);
       return 2;
     }
     throw error;

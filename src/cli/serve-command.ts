@@ -4,10 +4,12 @@ import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { Supervisor, type SandboxStatus } from '../supervisor/index.js';
 import { SANDBOX_MODES, type SandboxMode } from '../supervisor/runtime/sandbox-state.js';
-import type { Command } from './args/index.js';
+import { UsageError, type Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
+import { listenFailure } from './listen-failure.js';
 import { DEFAULT_PORT } from './client/server-address.js';
+import { shellQuote, wardenProgram } from './program-name.js';
 import { onShutdown } from './shutdown.js';
 
 export { DEFAULT_PORT };
@@ -16,21 +18,15 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   const dataDir = command.dataDir ?? defaultDataDir();
   // The flag wins over the environment; an empty variable counts as unset.
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
-  if (store !== undefined && !isPostgresUrl(store)) {
-    process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
-    return 2;
-  }
-  if (command.hostName !== undefined && store === undefined) {
-    process.stderr.write('warden: --host-name goes with --store (a fleet shares a PostgreSQL store)\n');
-    return 2;
-  }
+  if (store !== undefined && !isPostgresUrl(store))
+    throw new UsageError('WARDEN_STORE_URL must be a postgres:// or postgresql:// URL');
+  if (command.hostName !== undefined && store === undefined)
+    throw new UsageError('--host-name goes with --store (a fleet shares a PostgreSQL store)');
   const hostName = hostNameFor(command.hostName, dataDir);
   // The CLI's sandbox (docs/security.md): off (default), auto or required.
   const sandbox = process.env.WARDEN_SANDBOX || undefined;
-  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
-    process.stderr.write(`warden: WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}\n`);
-    return 2;
-  }
+  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox))
+    throw new UsageError(`WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}`);
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
   let server: Awaited<ReturnType<typeof createServer>> | undefined;
@@ -86,7 +82,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`warden: ${message}${storeHint(error)}\n`);
+    const listening = listenFailure(error, command.host ?? '127.0.0.1', command.port ?? DEFAULT_PORT);
+    process.stderr.write(`warden: ${listening ?? `${message}${storeHint(error)}`}\n`);
     return 1;
   } finally {
     shutdown.dispose();
@@ -118,16 +115,12 @@ export function printBanner(
   process.stdout.write(lines.join('\n'));
 }
 
-/** The `warden login` command line that prints a link for this server. */
+/** The `warden login` command line that prints a link for this server, as this shell can run it. */
 export function loginCommandFor(dataDir: string, port: number, host: string | undefined): string {
-  const parts = ['warden login', '--data-dir', shellQuote(dataDir)];
+  const parts = [`${wardenProgram()} login`, '--data-dir', shellQuote(dataDir)];
   if (port !== DEFAULT_PORT) parts.push('--port', String(port));
   if (host !== undefined) parts.push('--host', shellQuote(host));
   return parts.join(' ');
-}
-
-function shellQuote(text: string): string {
-  return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The banner's line on the sandbox: what the operating system holds for the agents' commands. */

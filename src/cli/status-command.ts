@@ -16,7 +16,7 @@ import { readToken } from '../server/token.js';
 import { DATABASE_FILE } from '../supervisor/supervisor.js';
 import { probeSandbox } from '../supervisor/runtime/sandbox-probe.js';
 import { isAlive } from '../transport/exit-watch.js';
-import type { CommandOf } from './args/index.js';
+import { UsageError, type CommandOf } from './args/index.js';
 import { defaultDataDir } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
 import { serverUrlOf } from './client/server-address.js';
@@ -27,15 +27,11 @@ export async function statusCommand(command: CommandOf<'status'>): Promise<numbe
   const dataDir = command.dataDir ?? defaultDataDir();
   // The flag wins over the environment; an empty variable counts as unset (as for warden serve).
   const store = command.store ?? (process.env.WARDEN_STORE_URL || undefined);
-  if (store !== undefined && !isPostgresUrl(store)) {
-    process.stderr.write('warden: WARDEN_STORE_URL must be a postgres:// or postgresql:// URL\n');
-    return 2;
-  }
+  if (store !== undefined && !isPostgresUrl(store))
+    throw new UsageError('WARDEN_STORE_URL must be a postgres:// or postgresql:// URL');
   if (store !== undefined) return fleetStatus(store, hostNameFor(command.hostName, dataDir));
-  if (command.hostName !== undefined) {
-    process.stderr.write('warden: --host-name goes with --store (a fleet shares a PostgreSQL store)\n');
-    return 2;
-  }
+  if (command.hostName !== undefined)
+    throw new UsageError('--host-name goes with --store (a fleet shares a PostgreSQL store)');
   const out: string[] = [`Data directory: ${dataDir}`];
   const snapshot = readStoreSnapshot(join(dataDir, DATABASE_FILE));
   let threads: readonly ThreadSummary[];

@@ -45,14 +45,34 @@ const DESCRIBE_MAX = 160;
 export function describeTool(name: string, input: Record<string, unknown>): string {
   const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'prompt'];
   const key = keys.find((k) => typeof input[k] === 'string');
-  const detail = key === undefined ? JSON.stringify(input) : String(input[key]);
+  const detail =
+    personDetail(name, input) ?? (key === undefined ? JSON.stringify(input) : String(input[key]));
   const flat = flatten(detail);
   const facts = [
     lineCount(detail) > 1 ? `${lineCount(detail)} lines` : null,
     flat.length > DESCRIBE_MAX ? `cut at ${DESCRIBE_MAX} of ${flat.length} characters` : null,
   ].filter((fact) => fact !== null);
   const head = `${safe(name)}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+  // A call without arguments (EnterPlanMode, the model's ExitPlanMode) is its name alone.
+  if (detail === '{}') return head;
   return `${head}: ${oneLine(detail, DESCRIBE_MAX)}`;
+}
+
+/** For the model's questions, the questions; for its plan, the plan's first line (not the input's JSON). */
+function personDetail(name: string, input: Record<string, unknown>): string | undefined {
+  if (name === 'AskUserQuestion' && Array.isArray(input.questions)) {
+    const asked = input.questions.flatMap((q: unknown) =>
+      typeof q === 'object' && q !== null && typeof (q as { question?: unknown }).question === 'string'
+        ? [(q as { question: string }).question]
+        : [],
+    );
+    return asked.length > 0 ? asked.join(' / ') : undefined;
+  }
+  if (name === 'ExitPlanMode' && typeof input.plan === 'string') {
+    const first = input.plan.split('\n').find((line) => line.trim() !== '') ?? '';
+    return `the plan “${first.replace(/^#+\s*/, '').trim()}”`;
+  }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,19 @@
 // command's own prefix, when the CLI suggests that) for Bash, nothing at all for other tools. The CLI's
 // suggestions are only read, never echoed: they can be wider (`Read(//etc/**)` for one file) or
 // persistent (`localSettings`), and can switch the session's mode (`setMode`).
+//
+// Paths are offered as the agent wrote them (`cat /etc/os-release` → `Read(//etc/os-release)`), and, when
+// that path is a symlink, also where it leads now (`Read(//usr/lib/os-release)`). Both are needed, and the
+// second is what keeps the first safe. The CLI (2.1.332, checked against the real binary) judges a Bash
+// command's read by the resolved path only, and a Read call by both the path as written and the resolved
+// one; Warden's rules (rules.ts) allow a path only when the path as written and its real path are each
+// covered. So a rule on the typed path alone never follows the link anywhere: neither the CLI nor Warden
+// would ever let it allow a read — and if the link is later pointed at another file, the pinned target no
+// longer matches and the agent asks again (the CLI asks again too: its check is on the new target).
 import { isAbsolute, resolve } from 'node:path';
+
+import { realOfNearestExisting } from './real-paths.js';
+import { analyzeShell } from './shell-commands.js';
 
 export interface AlwaysAllowRequest {
   readonly toolName: string;
@@ -112,17 +124,12 @@ function exactPathRule(toolName: string, path: string): string | undefined {
 function pathRules(toolName: string, value: unknown, request: AlwaysAllowRequest): string[] {
   if (typeof value !== 'string' || value === '') return [];
   const path = isAbsolute(value) ? resolve(value) : resolve(request.cwd, value);
-  const rule = exactPathRule(toolName, path);
-  if (rule === undefined) return [];
-  const rules = [rule];
-  // The CLI checks the path it resolved (a symlink's target) too; that exact path, nothing around it.
+  // The path as written, then where it leads (a symlink's target, pinned), then the path the CLI says
+  // it stopped at if that is yet another: each exactly, nothing around it.
   const blocked = request.blockedPath;
-  if (blocked !== null && isAbsolute(blocked) && resolve(blocked) !== path) {
-    const extra = exactPathRule(toolName, resolve(blocked));
-    if (extra === undefined) return [];
-    rules.push(extra);
-  }
-  return rules;
+  const paths = [path, realOfNearestExisting(path)];
+  if (blocked !== null && isAbsolute(blocked)) paths.push(resolve(blocked));
+  return exactPathRules(toolName, paths);
 }
 
 function bashRules(value: unknown, request: AlwaysAllowRequest): string[] {
@@ -130,15 +137,40 @@ function bashRules(value: unknown, request: AlwaysAllowRequest): string[] {
   const command = value.trim();
   if (command === '' || command.includes('*') || !PLAIN_COMMAND.test(command)) return [];
   const rules = [`Bash(${narrowestBashRule(command, suggestedRules(request.suggestions, 'Bash'))})`];
-  // A command that reads a file outside the allowed directories also needs the path check satisfied
-  // (the CLI suggests a Read rule for the path's directory): the exact path it named, nothing more.
+  // A command that reads a file outside the allowed directories also needs the CLI's path check
+  // satisfied (it suggests a Read rule for the path's directory, and names the resolved path it
+  // stopped at): the path as the command names it, and the file it leads to now — nothing more.
   const blocked = request.blockedPath;
   if (blocked !== null && isAbsolute(blocked) && suggestedRules(request.suggestions, 'Read').length > 0) {
-    const read = exactPathRule('Read', resolve(blocked));
-    if (read === undefined) return [];
-    rules.push(read);
+    const target = resolve(blocked);
+    const typed = typedPathTo(command, target, request.cwd);
+    const reads = exactPathRules('Read', typed === undefined ? [target] : [typed, target]);
+    if (reads.length === 0) return [];
+    rules.push(...reads);
   }
   return rules;
+}
+
+/** One exact rule per distinct path, in order; none at all when any path cannot be an exact rule. */
+function exactPathRules(toolName: string, paths: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const path of new Set(paths)) {
+    const rule = exactPathRule(toolName, path);
+    if (rule === undefined) return [];
+    rules.push(rule);
+  }
+  return rules;
+}
+
+/** The path a word of the command names (resolved against the cwd, as written) that leads to `target`. */
+function typedPathTo(command: string, target: string, cwd: string): string | undefined {
+  for (const simple of analyzeShell(command).commands)
+    for (const word of simple.words.slice(1)) {
+      if (word === '' || word.startsWith('-')) continue;
+      const path = resolve(cwd, word);
+      if (path !== target && realOfNearestExisting(path) === target) return path;
+    }
+  return undefined;
 }
 
 /**

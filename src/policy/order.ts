@@ -9,7 +9,7 @@ import { EDIT_TOOLS, cliCallsSensitive } from './cli-verdict.js';
 import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
 import { isInside, lexicalAndReal } from './real-paths.js';
-import { commandMatches, couldMatchWhenRun, ruleMatches, shellAllowable } from './rules.js';
+import { allowingRule, commandMatches, couldMatchWhenRun, ruleMatches, shellAllowable } from './rules.js';
 import { allowedRunners, runnerManifestFor } from './runner-manifests.js';
 import type { ShellAnalysis } from './shell-commands.js';
 
@@ -218,8 +218,7 @@ function modeVerdict({ policy, toolName, input }: PolicyRequest): PolicyVerdict 
 
 /** The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match. */
 function allowingRules({ policy, toolName, input, shell }: PolicyRequest): string | undefined {
-  if (shell === undefined)
-    return policy.allow.find((rule) => ruleMatches(rule, toolName, input, policy.cwd, 'allow'))?.source;
+  if (shell === undefined) return allowingRule(policy.allow, toolName, input, policy.cwd);
   const whole = policy.allow.find((rule) => rule.tool.test('Bash') && rule.pattern === undefined);
   if (whole !== undefined) return whole.source;
   if (shellAllowable(shell) !== undefined) return undefined;

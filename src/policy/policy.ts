@@ -105,6 +105,20 @@ export function protectedWriteReason(
   return verdict?.reason;
 }
 
+/**
+ * Whether the policy's allow rules cover this call on their own — the allow-rule step, whatever an earlier
+ * step (a protected write, say) would decide first. For checking the rules a person grants.
+ */
+export function coveredByAllowRules(
+  policy: CompiledPolicy,
+  toolName: string,
+  input: Record<string, unknown>,
+): boolean {
+  const shell = toolName === 'Bash' ? analyzeShell(stringField(input, 'command') ?? '') : undefined;
+  const step = POLICY_ORDER.find((candidate) => candidate.id === 'allow-rule');
+  return step?.decide({ policy, toolName, input, cli: {}, shell })?.behavior === 'allow';
+}
+
 function stringField(input: Record<string, unknown>, key: string): string | undefined {
   const value = input[key];
   return typeof value === 'string' ? value : undefined;

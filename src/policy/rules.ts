@@ -17,8 +17,10 @@
 // cannot be checked: `couldMatchWhenRun` says so, and the policy asks (order.ts).
 //
 // Path patterns are matched on the path as written (resolved against the cwd) and on its real path
-// (symlinks followed; for a new file, its nearest existing parent's): an allow rule needs both to match,
-// a deny rule either.
+// (symlinks followed; for a new file, its nearest existing parent's): a deny rule matches when either
+// does; an allow needs both covered — by one rule, or by two (`Read(//etc/os-release)` and
+// `Read(//usr/lib/os-release)`, the link and the file it leads to, as always-allow offers them). Either
+// way every path the call touches is named by an allow rule, so a link cannot carry it elsewhere.
 import { basename, dirname, isAbsolute } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
@@ -75,11 +77,54 @@ export function ruleMatches(
   }
   if (toolName === 'WebFetch' && pattern.startsWith('domain:'))
     return matchDomain(pattern.slice('domain:'.length), stringField(input, 'url'));
-  const path =
-    stringField(input, 'file_path') ?? stringField(input, 'notebook_path') ?? stringField(input, 'path');
-  if (PATH_TOOLS.has(toolName) || path !== undefined) return matchPath(pattern, path, cwd, effect);
+  const path = pathOf(input);
+  if (PATH_TOOLS.has(toolName) || path !== undefined) {
+    const hits = pathHits(pattern, path, cwd);
+    return effect === 'allow' ? hits.lexical && hits.real : hits.lexical || hits.real;
+  }
   const subject = stringField(input, 'command') ?? stringField(input, 'url') ?? stringField(input, 'pattern');
   return subject !== undefined && globToRegExp(pattern, 'text').test(subject);
+}
+
+/**
+ * The allow rule(s) covering a call that is not Bash, as they are named in a verdict: one rule; or, for
+ * a path, one rule for the path as written and another for where it really leads (`A, B`).
+ */
+export function allowingRule(
+  rules: readonly CompiledRule[],
+  toolName: string,
+  input: Record<string, unknown>,
+  cwd: string,
+): string | undefined {
+  const whole = rules.find((rule) => ruleMatches(rule, toolName, input, cwd, 'allow'));
+  if (whole !== undefined) return whole.source;
+  const ends = rules.flatMap((rule) => {
+    const hits = pathEnds(rule, toolName, input, cwd);
+    return hits === undefined ? [] : [{ rule, hits }];
+  });
+  const lexical = ends.find((end) => end.hits.lexical)?.rule;
+  const real = ends.find((end) => end.hits.real)?.rule;
+  return lexical !== undefined && real !== undefined ? `${lexical.source}, ${real.source}` : undefined;
+}
+
+/**
+ * Which ends of a file call's path a path rule matches — the path as written, where it really leads —
+ * or undefined when the rule or the call is not about a path.
+ */
+export function pathEnds(
+  rule: CompiledRule,
+  toolName: string,
+  input: Record<string, unknown>,
+  cwd: string,
+): { lexical: boolean; real: boolean } | undefined {
+  const path = pathOf(input);
+  if (toolName === 'Bash' || rule.pattern === undefined || !rule.tool.test(toolName)) return undefined;
+  if (!PATH_TOOLS.has(toolName) && path === undefined) return undefined;
+  return pathHits(rule.pattern, path, cwd);
+}
+
+function pathOf(input: Record<string, unknown>): string | undefined {
+  return stringField(input, 'file_path') ?? stringField(input, 'notebook_path') ?? stringField(input, 'path');
 }
 
 /**
@@ -200,21 +245,22 @@ function matchDomain(domain: string, url: string | undefined): boolean {
   }
 }
 
-function matchPath(
+/** Whether the glob matches the path as written (resolved against the cwd) and where it really leads. */
+function pathHits(
   pattern: string,
   path: string | undefined,
   cwd: string,
-  effect: 'allow' | 'deny',
-): boolean {
-  if (path === undefined) return false;
+): { lexical: boolean; real: boolean } {
+  if (path === undefined) return { lexical: false, real: false };
   // Claude Code writes absolute paths in rules as `//etc/*`; accept both spellings.
   const glob = pattern.startsWith('//') ? pattern.slice(1) : pattern;
   const absoluteGlob = isAbsolute(glob) ? glob : `${cwd.replace(/\/+$/, '')}/${glob}`;
   const { lexical, real } = lexicalAndReal(cwd, path);
   const asWritten = globToRegExp(absoluteGlob, 'path');
-  const lexicalHit = asWritten.test(lexical);
-  const realHit = asWritten.test(real) || globToRegExp(realGlob(absoluteGlob), 'path').test(real);
-  return effect === 'allow' ? lexicalHit && realHit : lexicalHit || realHit;
+  return {
+    lexical: asWritten.test(lexical),
+    real: asWritten.test(real) || globToRegExp(realGlob(absoluteGlob), 'path').test(real),
+  };
 }
 
 /** The glob with the directory before its first wildcard resolved to where it really leads. */

@@ -1,17 +1,20 @@
 // "Always allow" with the scope a person picks, in Chromium against the real CLI: the card says which
-// rules it adds and for how long before the click; a rule typed wider than the one shown is refused by
-// the server, said on the card, and nothing is settled; a thread rule is kept on the thread's record and
-// listed in the thread view, where Remove takes it away; a project rule is written by the CLI to the
-// project's settings file, said so on the card and in the thread view, with no Remove. The scope
-// picker is photographed (docs/screenshots/card-always.png, refreshed with WARDEN_UPDATE_SCREENSHOTS=1).
+// rules it adds and for how long before the click, and what the CLI's `//` means; a rule typed wider than
+// the one shown is refused by the server, said on the card, and nothing is settled; a thread rule is kept
+// on the thread's record and listed in the thread view, where Remove takes it away; a project rule is
+// written by the CLI to the project's settings file, said so on the card and in the thread view, with no
+// Remove. A command read through a symlink shows the command once, offers the file as the command names
+// it and where the link leads, says why both, and is granted as shown. The scope picker and the link card
+// are photographed (docs/screenshots/card-always.png and card-always-link.png, refreshed with
+// WARDEN_UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
-import { scenario } from '../../src/testing/index.js';
+import { scenario, type Scratch } from '../../src/testing/index.js';
 import { clickAnswer } from './helpers/actionable.js';
 import { openBrowser } from './helpers/browser.js';
 import { photograph } from './helpers/photograph.js';
@@ -19,6 +22,8 @@ import { threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden } from './helpers/warden.js';
 
 const RULE = 'Read(//etc/hostname)';
+
+const LEGEND = '// = an absolute path: Read(//etc/hostname) means /etc/hostname.';
 
 function script() {
   return scenario()
@@ -29,6 +34,31 @@ function script() {
     .callTool('Bash', { command: 'touch project.txt', description: 'Create a file' })
     .thenAnswer((ctx) => `made it: ${ctx.toolResults[0]?.text ?? ''}`)
     .build();
+}
+
+/** A link outside the project (`<tmp>/etc/os-release` → `<tmp>/usr-lib/os-release`), and a `cat` of it. */
+function linkScript(scratch: Scratch) {
+  mkdirSync(join(scratch.tmpdir, 'etc'));
+  mkdirSync(join(scratch.tmpdir, 'usr-lib'));
+  writeFileSync(join(scratch.tmpdir, 'usr-lib', 'os-release'), 'PRETTY_NAME="Test OS"\n');
+  symlinkSync(join(scratch.tmpdir, 'usr-lib', 'os-release'), join(scratch.tmpdir, 'etc', 'os-release'));
+  return scenario()
+    .on('cat')
+    .callTool('Bash', {
+      command: `cat ${join(scratch.tmpdir, 'etc', 'os-release')}`,
+      description: 'Show the OS release',
+    })
+    .thenAnswer((ctx) => `it says: ${ctx.toolResults[0]?.text ?? ''}`)
+    .build();
+}
+
+/** The line above the button without its legend: exactly what will be sent. */
+async function rulesLine(card: Locator): Promise<string> {
+  const line = (await card.locator('.always-rules').textContent()) ?? '';
+  const legend = card.locator('.always-rules .rules-legend');
+  const words = (await legend.count()) === 0 ? '' : ((await legend.textContent()) ?? '');
+  assert.ok(line.endsWith(words), 'the legend follows the rules');
+  return line.slice(0, line.length - words.length);
 }
 
 /** The bodies of the decisions the page posts. */
@@ -55,11 +85,10 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     const card = page.locator(`.approval[data-approval-id="${approvalId}"]`);
     await card.waitFor();
 
-    // Before any click: the exact rule, and for how long (this CLI session unless another is chosen).
-    assert.equal(
-      await card.locator('.always-rules').textContent(),
-      `Always allow in this CLI session: ${RULE}`,
-    );
+    // Before any click: the exact rule, and for how long (this CLI session unless another is chosen),
+    // with the CLI's `//` said in words.
+    assert.equal(await rulesLine(card), `Always allow in this CLI session: ${RULE}`);
+    assert.equal(await card.locator('.rules-legend').textContent(), LEGEND);
     assert.equal(await card.getByLabel('this CLI session').isChecked(), true, 'the session is the default');
     await card.getByLabel('this project').check();
     const note = card.locator('.scope-note');
@@ -74,7 +103,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     await card.getByLabel('this thread').check();
     await card.getByLabel('Rule 1 to always allow').fill('Read(//etc/**)');
     assert.equal(
-      await card.locator('.always-rules').textContent(),
+      await rulesLine(card),
       'Always allow in this thread: Read(//etc/**)',
       'the line above the button is what will be sent',
     );
@@ -90,7 +119,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     assert.equal(await card.getByLabel('Rule 1 to always allow').inputValue(), 'Read(//etc/**)');
 
     await card.getByRole('button', { name: 'Back to the rules offered' }).click();
-    assert.equal(await card.locator('.always-rules').textContent(), `Always allow in this thread: ${RULE}`);
+    assert.equal(await rulesLine(card), `Always allow in this thread: ${RULE}`);
     assert.equal(await error.isHidden(), true, 'the old reason goes once the rules change');
     await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
     await card.waitFor({ state: 'detached' });
@@ -133,6 +162,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
       await card.locator('.always-rules').textContent(),
       `Always allow in this CLI session: ${rule}`,
     );
+    assert.equal(await card.locator('.rules-legend').count(), 0, 'no path, no legend');
     await card.getByLabel('this project').check();
     await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
     await card.waitFor({ state: 'detached' });
@@ -151,5 +181,41 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
       ),
     );
     assert.equal(await listed.getByRole('button', { name: /Remove/ }).count(), 0, 'no Remove for it');
+  });
+
+  it('a command read through a link: shown once, the path as named and where it leads, granted as shown', async (t) => {
+    const warden = await startWarden(t, linkScript);
+    const { threadId, approvalId } = await threadWaitingForApproval(warden, '[[cat]] show the OS release');
+    const { page } = await openBrowser(warden);
+    const bodies = decisionBodies(page);
+    const card = page.locator(`.approval[data-approval-id="${approvalId}"]`);
+    await card.waitFor();
+    const tmp = warden.scratch.tmpdir;
+    const command = `cat ${tmp}/etc/os-release`;
+    // The command once, in the heading; the card's preview holds only the agent's own words about it.
+    assert.equal(await card.locator('.title .summary').textContent(), command);
+    assert.equal(await card.locator('pre.command').count(), 0, 'not again under the heading');
+    await card.locator('.agent-claim', { hasText: 'Show the OS release' }).waitFor();
+
+    const rules = [`Bash(${command})`, `Read(/${tmp}/etc/os-release)`, `Read(/${tmp}/usr-lib/os-release)`];
+    assert.equal(await rulesLine(card), `Always allow in this CLI session: ${rules.join(', ')}`);
+    assert.equal(
+      await card.locator('.rules-legend').textContent(),
+      `// = an absolute path: Read(/${tmp}/etc/os-release) means ${tmp}/etc/os-release. ` +
+        `${tmp}/etc/os-release is a link to ${tmp}/usr-lib/os-release: both are named, so if the link is ` +
+        'changed to lead elsewhere, the agent is asked again.',
+    );
+    await card.getByLabel('this thread').check();
+    await photograph(card, 'card-always-link');
+    await clickAnswer(card, card.getByRole('button', { name: /Always allow/ }));
+    await card.waitFor({ state: 'detached' });
+    assert.deepEqual(bodies, [{ behavior: 'allow_always', scope: 'thread', rules }]);
+    assert.deepEqual(
+      warden.supervisor.getThread(threadId).thread.grants.map((g) => g.rule),
+      rules,
+    );
+    const ended = await warden.waitForEvent((e) => e.type === 'run.ended' && e.threadId === threadId);
+    assert.ok(ended.type === 'run.ended');
+    assert.equal(ended.data.result?.text, 'it says: PRETTY_NAME="Test OS"');
   });
 });

@@ -1,15 +1,17 @@
 // The demo flow, end to end in Chromium: a thread's agent launches a background subagent and ends its
 // turn; the subagent's permission request reaches the inbox after the root run completed (and the inbox
 // says so); one click approves it; the subagent finishes, and the thread view shows the subagent
-// completed, its tool result, and the follow-up turn the CLI started by itself. Meanwhile another
-// thread's Edit waits in the same inbox, previewed as a diff.
+// completed, its tool result, and the follow-up turn the CLI started by itself — in which the agent asks
+// a question (answered on its card) and shows a plan (approved on its card), then writes the note the
+// answer chose. Meanwhile another thread's Edit waits in the same inbox, previewed as a diff.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import type { Locator } from 'playwright-core';
 
+import { DEMO_QUESTION } from '../../src/cli/demo-follow-up.js';
 import { signal } from '../e2e/helpers/sdk-session.js';
 import { openBrowser } from './helpers/browser.js';
 import { DEMO_PROMPT, EDIT_PROMPT, NOTES, SUBAGENT_DESCRIPTION, demoScript } from './helpers/scenarios.js';
@@ -22,7 +24,10 @@ test(
   { timeout: 120_000 },
   async (t) => {
     const rootEnded = signal();
-    const warden = await startWarden(t, (scratch) => demoScript(rootEnded.promise, scratch.cwd));
+    const followUp = signal();
+    const warden = await startWarden(t, (scratch) =>
+      demoScript(rootEnded.promise, scratch.cwd, { followUpAfter: followUp.promise }),
+    );
     void warden.waitForEvent((e) => e.type === 'run.ended').then(() => rootEnded.fire());
     const { page, screenshot } = await openBrowser(warden);
 
@@ -82,16 +87,54 @@ test(
       /\S/,
       'the tool result is shown',
     );
+    await page.locator('.tree-subagent.completed', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
+
+    // The CLI's own turn goes on (the mock answers it from now on): the agent's question, on its card.
+    followUp.fire();
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    const question = page.locator('.approval.question-approval');
+    await question.getByText(DEMO_QUESTION).waitFor();
+    await assertText(question.locator('.context'), 'Run 2, started by the CLI');
+    await question.getByLabel('HOST.md').check();
+    await clickAnswer(question, question.getByRole('button', { name: 'Send answers' }));
+    await question.waitFor({ state: 'detached' });
+
+    // Then its plan, which names the file chosen; approved, going on in auto-accept edits, so the note is
+    // written without another question.
+    const plan = page.locator('.approval.plan-approval');
+    await plan.locator('.plan-text h1', { hasText: 'Write down which machine this is' }).waitFor();
+    assert.match(
+      (await plan.locator('.plan-text').textContent()) ?? '',
+      /Create HOST\.md in the project folder/,
+    );
+    await plan.getByLabel('then continue in').selectOption('auto-edits');
+    await clickAnswer(plan, plan.getByRole('button', { name: /Approve plan/ }));
+    await plan.waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.approval').count(), 1, 'only the edit still waits');
+
+    await page.locator(`.thread-list a[data-thread-id="${demoId}"]`).click();
+    await timeline.getByText('HOST.md is written: Host inspected.').waitFor();
+    // Once its turn has ended, the CLI's result says why it started.
     await assertText(
       timeline.locator('.run-boundary').nth(1),
       'started by the CLI after a subagent reported',
     );
-    await timeline.getByText('The background agent reported back: the host is inspected.').waitFor();
-    await page.locator('.tree-subagent.completed', { hasText: SUBAGENT_DESCRIPTION }).waitFor();
+    assert.equal(
+      readFileSync(join(warden.scratch.cwd, 'HOST.md'), 'utf8'),
+      '# This machine\n\nHost inspected.\n',
+    );
+    await timeline.locator('.decision-detail.answers', { hasText: 'HOST.md' }).waitFor();
 
-    const [approval] = warden.supervisor.listApprovals({ threadId: demoId });
-    assert.equal(approval?.status, 'allowed');
-    assert.equal(approval?.decision?.by, 'user');
+    const approvals = warden.supervisor.listApprovals({ threadId: demoId });
+    assert.deepEqual(
+      approvals.map((a) => [a.toolName, a.status, a.decision?.by]),
+      [
+        ['Read', 'allowed', 'user'],
+        ['AskUserQuestion', 'allowed', 'user'],
+        ['ExitPlanMode', 'allowed', 'user'],
+      ],
+    );
+    assert.equal(warden.supervisor.getThread(demoId).thread.mode, 'auto-edits');
     await screenshot('demo-thread');
   },
 );

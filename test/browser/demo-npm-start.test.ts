@@ -4,7 +4,9 @@
 // does the subagent's request reach the inbox. Both moments are photographed — these are the README's and
 // docs' screenshots (written to docs/screenshots/ with WARDEN_UPDATE_SCREENSHOTS=1) — and at each, the
 // page holds no test marker (`[[`) and none of the Agent tool's internal metadata. The two requests are
-// approved from the inbox and the thread tells the rest; Ctrl-C ends the demo and everything it started.
+// approved from the inbox; once the subagent has reported, the agent's question card (answered: NOTES.md),
+// its plan card (approved) and the note's Write (approved) come one after the other, and the thread tells
+// the rest; Ctrl-C ends the demo and everything it started.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { test } from 'node:test';
 
 import type { Page } from 'playwright-core';
 
+import { DEMO_QUESTION } from '../../src/cli/demo-follow-up.js';
 import { DEMO_PACE_MS, DEMO_PROMPT, DEMO_SUBAGENT } from '../../src/cli/demo-scenario.js';
 import { createScratch, until } from '../../src/testing/index.js';
 import { REPO_ROOT } from '../e2e/helpers/server-command.js';
@@ -110,15 +113,53 @@ test(
     await clickAnswer(bash, bash.getByRole('button', { name: /Approve once/ }));
     await card.waitFor({ state: 'detached' });
     await bash.waitFor({ state: 'detached' });
+    const answeredAt = Date.now();
+
+    // Once the subagent has reported, the agent asks where to write down what it found: the question card.
+    const question = page.locator('.approval.question-approval');
+    await question.waitFor({ timeout: 60_000 }).catch((error: unknown) => {
+      throw new Error(`no question came; the terminal said:\n${output.stdout}`, { cause: error });
+    });
+    await question.getByText(DEMO_QUESTION).waitFor();
+    // Paced like the first ask: the report is seen to arrive first, the question seconds later.
+    const questionGapMs = Date.now() - answeredAt;
+    process.stdout.write(
+      `# last approval answered → question, as seen in the page: ${questionGapMs} ms (pace ${DEMO_PACE_MS} ms)\n`,
+    );
+    assert.ok(questionGapMs >= DEMO_PACE_MS / 2, `the question came ${questionGapMs} ms after the answer`);
+    assert.equal(await question.getByRole('radio').count(), 3, 'HOST.md, NOTES.md, or your own answer');
+    await assertCleanPage(page);
+    await question.getByLabel('NOTES.md').check();
+    await clickAnswer(question, question.getByRole('button', { name: 'Send answers' }));
+    await question.waitFor({ state: 'detached' });
+
+    // Its plan, drawn from Markdown, shaped by the answer: the plan card, approved.
+    const plan = page.locator('.approval.plan-approval');
+    await plan.locator('.plan-text h1', { hasText: 'Write down which machine this is' }).waitFor();
+    assert.match(
+      (await plan.locator('.plan-text').textContent()) ?? '',
+      /Create NOTES\.md in the project folder/,
+    );
+    await assertCleanPage(page);
+    await clickAnswer(plan, plan.getByRole('button', { name: /Approve plan/ }));
+    await plan.waitFor({ state: 'detached' });
+
+    // The plan done: the note is written, which supervised mode asks about too.
+    const write = page.locator('.approval.tool-approval', { hasText: 'NOTES.md' });
+    await clickAnswer(write, write.getByRole('button', { name: /Approve once/ }));
+    await write.waitFor({ state: 'detached' });
+
     await page.locator(`.thread-list a[data-thread-id="${printed.threadId}"]`).click();
     await timeline
-      .getByText('The background agent has reported back')
+      .getByText('NOTES.md is written: This machine runs')
       .waitFor({ timeout: 60_000 })
       .catch((error: unknown) => {
-        throw new Error(`the CLI's own turn did not show; the terminal said:\n${output.stdout}`, {
+        throw new Error(`the CLI's own turn did not end; the terminal said:\n${output.stdout}`, {
           cause: error,
         });
       });
+    await timeline.getByText('The background agent has reported back').waitFor();
+    await timeline.locator('.decision-detail.answers', { hasText: 'NOTES.md' }).waitFor();
     await assertCleanPage(page);
     saveForDocs('demo-thread-done', await screenshot('npm-start-thread-done'));
 
@@ -131,6 +172,10 @@ test(
       '• approval pending: Read: /etc/hostname',
       '• approval pending: Bash: cat /etc/os-release',
       '• subagent completed: Done. This machine runs',
+      `• the agent asks you: ${DEMO_QUESTION} (HOST.md / NOTES.md)`,
+      '  answered: allow (NOTES.md)',
+      '• the agent’s plan waits for your approval',
+      '• approval pending: Write: ',
     ])
       assert.ok(output.stdout.includes(line), `the terminal says ${JSON.stringify(line)}:\n${output.stdout}`);
     assert.ok(!output.stdout.includes('[['), 'no test marker in the terminal either');

@@ -55,7 +55,12 @@ describe('supervisor: a background subagent asks after its run completed', { tim
     assert.equal(bash.data.runId, run.id);
     const always = await sup.decide(bash.data.approvalId, { behavior: 'allow_always' });
     assert.equal(always.status, 'allowed');
-    assert.deepEqual(bash.data.alwaysAllowRules, ['Bash(cat /etc/os-release)', 'Read(//usr/lib/os-release)']);
+    // The file as the command names it, and where that link leads (the CLI checks the read there).
+    assert.deepEqual(bash.data.alwaysAllowRules, [
+      'Bash(cat /etc/os-release)',
+      'Read(//etc/os-release)',
+      'Read(//usr/lib/os-release)',
+    ]);
     assert.deepEqual(
       always.decision?.updatedPermissions,
       [
@@ -63,6 +68,7 @@ describe('supervisor: a background subagent asks after its run completed', { tim
           type: 'addRules',
           rules: [
             { toolName: 'Bash', ruleContent: 'cat /etc/os-release' },
+            { toolName: 'Read', ruleContent: '//etc/os-release' },
             { toolName: 'Read', ruleContent: '//usr/lib/os-release' },
           ],
           behavior: 'allow',

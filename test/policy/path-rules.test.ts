@@ -1,6 +1,6 @@
-// Path rules on real paths: an allow rule needs the path as written AND where it really leads to match, so
-// a symlink cannot carry an allowed write out of the allowed tree; a deny rule matches either, so a link
-// cannot carry a denied write around the rule.
+// Path rules on real paths: an allow needs the path as written AND where it really leads covered (by one
+// rule, or one rule each), so a symlink cannot carry an allowed write out of the allowed tree; a deny rule
+// matches either, so a link cannot carry a denied write around the rule.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,20 @@ describe('path rules follow symlinks', () => {
     assert.equal(behavior(allow, 'Write', 'src/dangling'), 'ask', 'a write through it lands outside src');
     const deny = { deny: ['Write(secrets/**)'], allow: ['Write'] };
     assert.equal(behavior(deny, 'Write', 'src/dangling-secret'), 'deny', 'a deny rule on its target');
+  });
+
+  it('the path as written and where it leads may be allowed by a rule each, and the verdict names both', () => {
+    const both = { allow: ['Write(src/**)', `Write(${outside}/**)`] };
+    assert.equal(behavior(both, 'Write', 'src/link/pwned.txt'), 'allow');
+    const policy = compilePolicy('supervised', { allow: both.allow, deny: [] }, cwd);
+    const verdict = evaluatePolicy(policy, 'Write', { file_path: 'src/link/pwned.txt' });
+    assert.equal(verdict.behavior === 'allow' ? verdict.rule : null, `Write(src/**), Write(${outside}/**)`);
+    assert.equal(behavior({ allow: [`Write(${outside}/**)`] }, 'Write', 'src/link/pwned.txt'), 'ask');
+    assert.equal(
+      behavior({ allow: ['Write(src/**)', `Edit(${outside}/**)`] }, 'Write', 'src/link/pwned.txt'),
+      'ask',
+      'a rule of another tool covers nothing',
+    );
   });
 
   it('a deny rule matches the real path too', () => {

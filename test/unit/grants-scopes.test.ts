@@ -2,6 +2,9 @@
 // applies afterwards, and that nothing wider than what the approval showed can be granted. The real-CLI
 // versions (a thread rule across stop + resend and a restart, the project file) are in test/e2e.
 import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
 
 import { ValidationError } from '../../src/protocol/errors.js';
@@ -131,6 +134,53 @@ describeEachStore('always-allow scopes', () => {
       sup.getThread(thread.id).thread.grants.map((g) => g.rule),
       ['Bash(npm test -- --watch)'],
     );
+  });
+
+  it('a read through a link: the rules shown are granted as shown, and hold through the link only', async (t) => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-grant-link-')));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    writeFileSync(join(root, 'target'), 'x\n');
+    writeFileSync(join(root, 'other'), 'y\n');
+    const link = join(root, 'link');
+    symlinkSync(join(root, 'target'), link);
+    const { sup, made, thread } = await openFakeSupervisor(t);
+    const { fake } = await startTurn(sup, made, thread.id, 'one');
+    const suggestions = [
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Read', ruleContent: `/${root}/**` }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ];
+    const asked = fake.ask(
+      'Bash',
+      { command: `cat ${link}` },
+      { suggestions, blockedPath: join(root, 'target') },
+    );
+    const { data } = await waitForEvent(sup, 'approval.requested');
+    const shown = [`Bash(cat ${link})`, `Read(/${link})`, `Read(/${root}/target)`];
+    assert.deepEqual(data.alwaysAllowRules, shown, 'the path as the command names it, and where it leads');
+    // The Read rules go with the command: alone they do not cover it, and a Read rule not shown is refused.
+    await assert.rejects(
+      sup.decide(data.approvalId, { behavior: 'allow_always', rules: shown.slice(1) }),
+      /do not cover this request/,
+    );
+    await assert.rejects(
+      sup.decide(data.approvalId, { behavior: 'allow_always', rules: [shown[0]!, `Read(/${root}/other)`] }),
+      /wider than the rules shown/,
+    );
+    // As the card sends them (every rule, explicitly), for the thread.
+    await sup.decide(data.approvalId, { behavior: 'allow_always', scope: 'thread', rules: shown });
+    assert.equal((await asked.result).behavior, 'allow');
+
+    // A Read of the link is allowed by the pair while it leads there; pointed elsewhere, it asks again.
+    assert.equal((await fake.ask('Read', { file_path: link }).result).behavior, 'allow');
+    rmSync(link);
+    symlinkSync(join(root, 'other'), link);
+    fake.ask('Read', { file_path: link });
+    const again = await waitForEvent(sup, 'approval.requested', (e) => e.data.toolName === 'Read');
+    assert.deepEqual(again.data.alwaysAllowRules, [`Read(/${link})`, `Read(/${root}/other)`]);
   });
 
   it('ruleWithin: the same rule, or a longer plain prefix or exact command of a Bash prefix rule', () => {

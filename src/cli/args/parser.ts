@@ -1,9 +1,11 @@
 // The one argument parser of the `warden` command. Each command declares its flags (type, value
 // placeholder, help, default, how a value is checked) and its positionals; `parseCommandLine` reads argv
-// against every declaration at once, so the errors are the same for every command: a flag no command has
-// is node:util's "Unknown option '--x'", a missing value its "argument missing", a flag of another command
-// "--x does not apply to 'warden c'", an extra positional "Unexpected argument 'y'", and a bad value the
-// flag's own message. The usage text is rendered from the same declarations (usage.ts).
+// against every declaration at once, so the errors are the same for every command, each one line: a flag
+// no command has is "Unknown option '--x'", a missing value "--port needs a value: --port N", a value
+// given to a switch "--json takes no value", a flag of another command "--x does not apply to 'warden
+// c'", an extra positional "Unexpected argument 'y'", and a bad value the flag's own message. node:util's
+// own messages (several lines, with advice about `--`) are not shown. The usage text is rendered from the
+// same declarations (usage.ts).
 import { parseArgs } from 'node:util';
 
 import { UsageError } from './usage-error.js';
@@ -140,9 +142,11 @@ export function parseCommandLine<C>(
   const options = allOptions(commands);
   let parsed;
   try {
+    const wrong = malformedOption(commands, argv, options);
+    if (wrong !== undefined) throw new UsageError(wrong);
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    const usage = new UsageError(error instanceof Error ? error.message : String(error));
+    const usage = error instanceof UsageError ? error : new UsageError(firstSentence(error));
     usage.command = guessCommand(commands, argv, options);
     throw usage;
   }
@@ -209,6 +213,71 @@ function allOptions(commands: readonly CommandDefinition<unknown>[]): NodeOption
   add('help', HELP_FLAG, 'help');
   add('version', VERSION_FLAG, 'version');
   return options;
+}
+
+/**
+ * What is wrong with the line's options, in one line, or undefined when node:util will take them: an
+ * unknown flag, a flag that needs a value and has none (or only the next flag), a switch given a value.
+ */
+function malformedOption(
+  commands: readonly CommandDefinition<unknown>[],
+  argv: readonly string[],
+  options: NodeOptions,
+): string | undefined {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    const flag = token.rawName;
+    if (spec === undefined) {
+      // A prompt may start with a dash: say how to pass one (node:util's advice, in words of this command).
+      const prompt = guessCommand(commands, argv, options) === 'run';
+      return `Unknown option '${flag}'${prompt ? ` (a prompt that starts with '-' goes after --: warden run -- "${flag} …")` : ''}`;
+    }
+    if (spec.type === 'boolean') {
+      if (token.inlineValue === true) return `${flag} takes no value (got '${flag}=${token.value ?? ''}')`;
+      continue;
+    }
+    const wanted = `${flag} needs a value: ${flag} ${placeholderOf(commands, token.name)}`;
+    if (token.value === undefined) return wanted;
+    // `--port --host x` or `--port -1`: node:util refuses a value that starts with a dash unless it is
+    // written `--port=-1`; say which it looks like.
+    if (token.inlineValue !== true && token.value.startsWith('-'))
+      return looksLikeOption(token.value, options)
+        ? wanted
+        : `${wanted} (a value that starts with '-' is written ${flag}=${token.value})`;
+  }
+  return undefined;
+}
+
+/** The value's name in the help, from whichever command declares the flag. */
+function placeholderOf(commands: readonly CommandDefinition<unknown>[], key: string): string {
+  for (const command of commands) {
+    const spec = Object.hasOwn(command.flags, key) ? command.flags[key] : undefined;
+    if (spec?.placeholder !== undefined) return spec.placeholder;
+  }
+  return 'VALUE';
+}
+
+function looksLikeOption(text: string, options: NodeOptions): boolean {
+  const name = /^--?([^=]+)/.exec(text)?.[1] ?? '';
+  return (
+    Object.hasOwn(options, name) ||
+    Object.values(options).some((option) => option.short === name) ||
+    /^--[A-Za-z]/.test(text)
+  );
+}
+
+/** node:util's message, should it refuse something malformedOption let through: its first sentence. */
+function firstSentence(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).replace(/\. .*$/s, '');
 }
 
 /** The command a line that did not parse was meant for, so its usage can follow the error. */

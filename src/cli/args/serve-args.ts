@@ -126,7 +126,9 @@ function pairWebhooks(options: readonly OptionToken[]): { url: string; format: W
 export const DEMO = defineCommand({
   name: 'demo',
   synopsis: 'demo',
-  summary: 'Start a scripted demo (no API key needed): a background subagent asks for permission',
+  summary:
+    'Start a scripted demo (no API key needed): a background subagent asks for permission, then the ' +
+    'agent asks you a question and shows its plan',
   positionals: [],
   flags: {
     port: { ...PORT, help: 'where it listens', defaultHelp: 'any free port' },

@@ -8,7 +8,10 @@
 //   project  — the project: the CLI writes it to `.claude/settings.local.json` in the thread's directory
 //              (destination `localSettings`), only when a person chose exactly that. Warden cannot take it
 //              back; the card says so.
-// A granted rule is never wider than one the approval showed (ruleWithin), and it must cover the request.
+// A granted rule is never wider than one the approval showed (ruleWithin); each rule of the request's own
+// tool must bear on it (for a path: on the path as written or on where it leads), and the rules together
+// must cover it. The Read rules offered with a Bash command (the file it reads, and where a link leads)
+// are for the CLI's own path check: they can only be granted exactly as shown.
 import { join } from 'node:path';
 
 import { ValidationError } from '../../protocol/errors.js';
@@ -23,7 +26,8 @@ import type {
 } from '../../store/records.js';
 import { GRANT_SCOPES } from '../../store/records.js';
 import { parseRule } from '../../policy/always-allow.js';
-import { compileRule, ruleMatches } from '../../policy/rules.js';
+import { compilePolicy, coveredByAllowRules } from '../../policy/policy.js';
+import { compileRule, pathEnds, ruleMatches, type CompiledRule } from '../../policy/rules.js';
 
 export interface GrantChoice {
   scope: GrantScope;
@@ -59,11 +63,26 @@ export function validateGrant(
         `${field} ${JSON.stringify(rule)} is wider than the rules shown (${offered.join(', ')}); only those or narrower ones can be granted`,
         field,
       );
-    if (!ruleMatches(compileRule(rule, field), approval.toolName, approval.input, cwd, 'allow'))
+    if (!bearsOn(compileRule(rule, field), approval, cwd))
       throw new ValidationError(`${field} ${JSON.stringify(rule)} does not cover this request`, field);
     if (!chosen.includes(rule)) chosen.push(rule);
   });
+  const policy = compilePolicy('supervised', { allow: chosen, deny: [] }, cwd);
+  if (!coveredByAllowRules(policy, approval.toolName, approval.input))
+    throw new ValidationError(
+      `the rules chosen (${chosen.join(', ')}) do not cover this request: keep the rules shown`,
+      'rules',
+    );
   return { scope: (scope as GrantScope | undefined) ?? 'session', rules: chosen };
+}
+
+/** Does a chosen rule bear on the request: cover it, or one end of its path, or go with it as offered? */
+function bearsOn(rule: CompiledRule, approval: ApprovalRecord, cwd: string): boolean {
+  const { toolName, input } = approval;
+  if (!rule.tool.test(toolName)) return approval.alwaysAllowRules.includes(rule.source);
+  if (ruleMatches(rule, toolName, input, cwd, 'allow')) return true;
+  const ends = pathEnds(rule, toolName, input, cwd);
+  return ends !== undefined && (ends.lexical || ends.real);
 }
 
 /**

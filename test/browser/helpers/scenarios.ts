@@ -1,5 +1,6 @@
 // Mock-model scripts for the browser tests. Each routes on markers only (never on arrival order), and
 // a step that must come after something the test observes waits for it with after().
+import { followUpSteps } from '../../../src/cli/demo-follow-up.js';
 import { scenario } from '../../../src/testing/index.js';
 
 export const DEMO_PROMPT = '[[bg]] Check this machine in the background';
@@ -16,12 +17,18 @@ export const NOTES_EDIT = {
 
 /**
  * The demo: the root turn launches a background subagent and ends; only then (`rootEnded`) does the
- * subagent ask to read a file outside the project. Once it reports, the CLI starts a turn of its own.
+ * subagent ask to read a file outside the project. Once it reports, the CLI starts a turn of its own —
+ * with `followUpAfter`, once that has resolved, the real demo's second act (src/cli/demo-follow-up.ts:
+ * a question, a plan, the note written in `cwd`); without it, one sentence.
  * A second conversation (`[[edit]]`) reads NOTES.md in `cwd`, then asks to edit it.
  */
-export function demoScript(rootEnded: Promise<void>, cwd = '/nonexistent') {
+export function demoScript(
+  rootEnded: Promise<void>,
+  cwd = '/nonexistent',
+  { followUpAfter }: { followUpAfter?: Promise<void> } = {},
+) {
   const notes = `${cwd}/NOTES.md`;
-  return scenario()
+  const builder = scenario()
     .on('edit')
     .callTool('Read', { file_path: notes })
     .callTool('Edit', { file_path: notes, ...NOTES_EDIT })
@@ -29,8 +36,14 @@ export function demoScript(rootEnded: Promise<void>, cwd = '/nonexistent') {
     .on('bg')
     .launchBackgroundAgent({ prompt: '[[sub]] Read the host name', description: SUBAGENT_DESCRIPTION })
     .thenAnswer('I started a background agent to inspect the host.')
-    .onTaskNotification()
-    .thenAnswer('The background agent reported back: the host is inspected.')
+    .onTaskNotification();
+  if (followUpAfter === undefined)
+    builder.thenAnswer('The background agent reported back: the host is inspected.');
+  else {
+    builder.after(followUpAfter);
+    for (const step of followUpSteps(cwd)) builder.reply(step);
+  }
+  return builder
     .subagent('sub')
     .after(rootEnded)
     .callTool('Read', SUBAGENT_READ)
