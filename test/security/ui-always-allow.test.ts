@@ -58,7 +58,12 @@ test(
 
     const rules = exactCard.locator('.always-rules');
     assert.equal(await rules.count(), 1, 'the card says what Always allow adds');
-    assert.equal(await rules.textContent(), 'Always allow in this CLI session: Read(//etc/warden-ui-rule)');
+    assert.equal(
+      await rules.textContent(),
+      'Always allow in this CLI session: Read(//etc/warden-ui-rule)' +
+        '// = an absolute path: Read(//etc/warden-ui-rule) means /etc/warden-ui-rule.',
+      'the exact rule, and what its // means',
+    );
     assert.deepEqual(
       await rules.locator('code').allTextContents(),
       exact.alwaysAllowRules,
