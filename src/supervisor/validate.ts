@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from '../policy/policy.js';
+import { validateDetachedIdleMs } from './durable/detached-idle.js';
 import { validateIdleParkMs } from './durable/idle-park.js';
 import { titleFromName } from './runtime/thread-title.js';
 import type { NewThread, SupervisorOptions } from './types.js';
@@ -17,9 +18,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The options of Supervisor.open() besides the store's: a bad one is a TypeError, at once. Returns the
- * idle period after which a thread's CLI is parked.
+ * idle period after which a thread's CLI is parked, and the one after which a detached CLI let go of idle
+ * ends (Infinity: never).
  */
-export function validateOpenOptions(options: SupervisorOptions): number {
+export function validateOpenOptions(options: SupervisorOptions): {
+  idleParkMs: number;
+  detachedIdleMs: number;
+} {
   const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
   if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
   if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
@@ -31,7 +36,10 @@ export function validateOpenOptions(options: SupervisorOptions): number {
     throw new TypeError('options.onWarning must be a function');
   if (query !== undefined && typeof query !== 'function')
     throw new TypeError('options.query must be a function');
-  return validateIdleParkMs(options.idleParkMs);
+  return {
+    idleParkMs: validateIdleParkMs(options.idleParkMs),
+    detachedIdleMs: validateDetachedIdleMs(options.detachedIdleMs),
+  };
 }
 
 export function validateId(id: unknown, field: string): string {
