@@ -114,6 +114,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       subagentsLost: 0,
       processesStopped: 0,
       processesReattached: 0,
+      threadsParked: 0,
     });
     const { thread, runs, approvals } = sup.getThread(ready.threadId);
     assert.equal(thread.status, 'idle');
