@@ -55,8 +55,10 @@ const HELPER_VARIABLE = 'WARDEN_WATCHDOG';
 
 // $1: the spool directory, $2: seconds between looks, $3: the SIGTERM grace; then the CLI's argv. The
 // watchdog's PATH falls back to the usual places (options.env may have none); if `sleep` still cannot
-// run, the watchdog gives up rather than spin. `.seen` is the watchdog's own stamp of the last output
-// it noticed after the marker; it never creates the marker itself (a host may have just removed it).
+// run, the watchdog gives up rather than spin. Output as new as the marker counts as written after it
+// (file times are as coarse as the kernel's tick: a CLI that wrote then is given a whole period more).
+// `.seen` is the watchdog's own stamp of the last output it noticed after the marker; it never creates
+// the marker itself (a host may have just removed it).
 const SCRIPT = `d=$1 p=$2 g=$3
 shift 3
 (
@@ -86,7 +88,7 @@ shift 3
     case $t in '' | *[!0-9]*) continue ;; esac
     case $q in '' | *[!0-9]*) continue ;; esac
     now=$(date +%s) || continue
-    if [ "$d/output" -nt "$d/${IDLE_MARKER}" ] && { [ ! -e "$d/.seen" ] || [ "$d/output" -nt "$d/.seen" ]; }; then
+    if ! [ "$d/output" -ot "$d/${IDLE_MARKER}" ] && { [ ! -e "$d/.seen" ] || [ "$d/output" -nt "$d/.seen" ]; }; then
       touch "$d/.seen"
       last=$now
     fi

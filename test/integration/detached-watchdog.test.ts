@@ -118,9 +118,9 @@ describe('the watchdog of a detached CLI', () => {
     try {
       markIdleUntil(claimed.paths.dir, Date.now() + 1000, 1000);
       assert.equal(claimFromWatchdog(claimed.paths.dir), 'claimed');
-      // The deadline has passed, but the CLI answers a line after the marker: a whole period of quiet
-      // must pass from then on.
-      markIdleUntil(wrote.paths.dir, Date.now(), 6000);
+      // The CLI answers a line after the marker (well before its deadline, so the watchdog cannot end it
+      // first): once the deadline has passed, a whole period of quiet must pass from that line on.
+      markIdleUntil(wrote.paths.dir, Date.now() + 2000, 6000);
       const input = openFifoWriter(wrote.paths.input);
       input.write('still here\n');
       await until(() => readFileSync(wrote.paths.output, 'utf8').includes('still here'), {
