@@ -58,19 +58,12 @@ async function stopHere(stop: NonNullable<AgentsCommand['stop']>, dataDir: strin
     );
     const chosen = choose(agents, stop, dataDir);
     if (typeof chosen === 'string') return fail(chosen);
-    // The waits for each process to go do not hold the event loop (they are a host's, elsewhere): this does.
-    const keepAlive = setInterval(() => undefined, 1000);
-    let stopped;
-    try {
-      stopped = await stopDetachedAgents(
-        store,
-        dataDir,
-        chosen.filter((agent) => agent.alive).map((agent) => agent.threadId),
-      );
-      await store.durable();
-    } finally {
-      clearInterval(keepAlive);
-    }
+    const stopped = await stopDetachedAgents(
+      store,
+      dataDir,
+      chosen.filter((agent) => agent.alive).map((agent) => agent.threadId),
+    );
+    await store.durable();
     const out: string[] = [];
     for (const { threadId, pid, outcome } of stopped)
       out.push(

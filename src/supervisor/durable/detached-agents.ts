@@ -13,7 +13,7 @@ import { readLifetime } from '../../transport/detached-lifetime.js';
 import { isAlive } from '../../transport/exit-watch.js';
 import { closeoutDrafts } from './closeout.js';
 import { isDetachedProcess, spoolRoot, type DetachedProcess } from './detached-cli.js';
-import { stopLeftover } from './leftover-processes.js';
+import { LEFTOVER_KILL_GRACE_MS, LEFTOVER_TERM_GRACE_MS, stopLeftover } from './leftover-processes.js';
 
 /**
  * `waiting`: no deadline, it waits for a host (it was busy when let go, or no idle limit is set);
@@ -93,7 +93,11 @@ export async function stopDetachedAgents(
 }
 
 async function stopOne(store: Store, threadId: string, cli: DetachedProcess): Promise<StoppedAgent> {
-  const { outcome, signal } = await stopLeftover(cli);
+  const { outcome, signal } = await stopLeftover(cli, {
+    termMs: LEFTOVER_TERM_GRACE_MS,
+    killMs: LEFTOVER_KILL_GRACE_MS,
+    holdLoop: true,
+  });
   const reason = 'thread_stopped';
   const { generation, pid, startTime } = cli;
   const leftover = {
