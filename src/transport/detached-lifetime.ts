@@ -21,6 +21,7 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -34,6 +35,8 @@ import { findLeftovers, signalProcess, waitUntilDead, type ProcessTree } from '.
 export const IDLE_MARKER = 'idle-until';
 /** What the watchdog renames the marker to when it ends the CLI for having been idle with no host. */
 export const ENDED_IDLE = 'ended-idle';
+/** The watchdog's stamp of the CLI's output it has seen since the marker came. */
+const SEEN = '.seen';
 
 export interface WatchdogTiming {
   /** How often it looks, in whole seconds; default 2. */
@@ -55,16 +58,18 @@ const HELPER_VARIABLE = 'WARDEN_WATCHDOG';
 
 // $1: the spool directory, $2: seconds between looks, $3: the SIGTERM grace; then the CLI's argv. The
 // watchdog's PATH falls back to the usual places (options.env may have none); if `sleep` still cannot
-// run, the watchdog gives up rather than spin. Output as new as the marker counts as written after it
-// (file times are as coarse as the kernel's tick: a CLI that wrote then is given a whole period more).
-// `.seen` is the watchdog's own stamp of the last output it noticed after the marker; it never creates
-// the marker itself (a host may have just removed it).
+// run, the watchdog gives up rather than spin. What it creates is its owner's only (umask 077), as
+// everything in a data directory is. `.seen` is its stamp of the output it has seen since the marker
+// came: made at its first look at a new marker (what the CLI wrote until then, such as the state frame
+// that follows a turn's result by a few milliseconds, belongs to the host's time), touched again at every
+// look that finds newer output. It never creates the marker itself (a host may have just removed it).
 const SCRIPT = `d=$1 p=$2 g=$3
 shift 3
 (
   PATH=\${PATH:+$PATH:}/usr/bin:/bin
   ${HELPER_VARIABLE}=1
   export PATH ${HELPER_VARIABLE}
+  umask 077
   cd / || exit 0
   cli=$$ last=0
   end() {
@@ -88,8 +93,11 @@ shift 3
     case $t in '' | *[!0-9]*) continue ;; esac
     case $q in '' | *[!0-9]*) continue ;; esac
     now=$(date +%s) || continue
-    if ! [ "$d/output" -ot "$d/${IDLE_MARKER}" ] && { [ ! -e "$d/.seen" ] || [ "$d/output" -nt "$d/.seen" ]; }; then
-      touch "$d/.seen"
+    if [ ! -e "$d/${SEEN}" ]; then
+      touch "$d/${SEEN}"
+      last=0
+    elif [ "$d/output" -nt "$d/${SEEN}" ]; then
+      touch "$d/${SEEN}"
       last=$now
     fi
     [ "$now" -ge "$t" ] && [ "$now" -ge $((last + q)) ] || continue
@@ -193,13 +201,15 @@ function isWatchdogProcess(pid: number): boolean {
 
 /**
  * The host lets go of an idle CLI: its watchdog ends it once `deadlineMs` (epoch milliseconds) has passed,
- * no host took it back and it wrote nothing for `periodMs`. Written whole (a temporary file renamed).
+ * no host took it back and it wrote nothing for `periodMs` (from the watchdog's first look on). Written
+ * whole (a temporary file renamed); the watchdog's stamp of an earlier marker goes first.
  */
 export function markIdleUntil(dir: string, deadlineMs: number, periodMs: number): void {
   const temporary = join(dir, `.${IDLE_MARKER}.${process.pid}`);
   writeFileSync(temporary, `${Math.ceil(deadlineMs / 1000)} ${Math.ceil(periodMs / 1000)}\n`, {
     mode: 0o600,
   });
+  rmSync(join(dir, SEEN), { force: true });
   renameSync(temporary, join(dir, IDLE_MARKER));
 }
 

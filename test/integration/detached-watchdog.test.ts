@@ -11,6 +11,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,15 +119,24 @@ describe('the watchdog of a detached CLI', () => {
     try {
       markIdleUntil(claimed.paths.dir, Date.now() + 1000, 1000);
       assert.equal(claimFromWatchdog(claimed.paths.dir), 'claimed');
-      // The CLI answers a line after the marker (well before its deadline, so the watchdog cannot end it
-      // first): once the deadline has passed, a whole period of quiet must pass from that line on.
+      // The CLI answers a line after the watchdog's first look at the marker (well before its deadline, so
+      // the watchdog cannot end it first): once the deadline has passed, a whole period of quiet must pass
+      // from that line on.
       markIdleUntil(wrote.paths.dir, Date.now() + 2000, 6000);
-      const input = openFifoWriter(wrote.paths.input);
-      input.write('still here\n');
-      await until(() => readFileSync(wrote.paths.output, 'utf8').includes('still here'), {
-        what: 'the echo',
+      await until(() => existsSync(join(wrote.paths.dir, '.seen')), {
+        what: "the watchdog's first look at the marker",
         timeoutMs: 5_000,
       });
+      const input = openFifoWriter(wrote.paths.input);
+      const mtime = (file: string): bigint => statSync(join(wrote.paths.dir, file), { bigint: true }).mtimeNs;
+      // A file's time moves in ticks of the kernel's clock: an echo in the tick of the stamp is no news.
+      await until(
+        () => {
+          input.write('still here\n');
+          return mtime('output') > mtime('.seen');
+        },
+        { what: 'an echo newer than the stamp', timeoutMs: 5_000, intervalMs: 20 },
+      );
       input.destroy();
       await elapse(3_000); // a negative check: three looks pass
       assert.ok((await claimed.group()).includes(claimed.pid), 'the claimed CLI runs on');
@@ -134,6 +144,8 @@ describe('the watchdog of a detached CLI', () => {
       assert.equal(readLifetime(claimed.paths.dir).idleUntil, null);
       await goneWithin(wrote, 20_000);
       assert.equal(readLifetime(wrote.paths.dir).endedIdle, true, 'then its period ran out');
+      for (const file of ['.seen', ENDED_IDLE])
+        assert.equal(statSync(join(wrote.paths.dir, file)).mode & 0o777, 0o600, `${file} is private`);
     } finally {
       signalGroup(claimed.pid, 'SIGKILL');
       signalGroup(wrote.pid, 'SIGKILL');
