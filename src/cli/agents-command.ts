@@ -190,7 +190,7 @@ function stateWords(agent: Listed): string {
       return 'running, attached to the server';
     case 'idle': {
       const until = agent.idleUntil ?? 0;
-      const minutes = Math.max(0, Math.ceil((until - Date.now()) / 60_000));
+      const minutes = Math.max(0, Math.round((until - Date.now()) / 60_000));
       return `running, idle: ends by itself at ${new Date(until).toISOString()} (in ${minutes} min) unless a server re-attaches it`;
     }
     case 'waiting':

@@ -21,6 +21,7 @@ import { freshDatabase } from '../helpers/store-backends.js';
 import { startHostProcess, type HostProcess as GenericHostProcess } from './helpers/host-process.js';
 import { askingScript } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import { startFleetWorld } from './helpers/fleet-world.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -163,7 +164,7 @@ describe('a fleet host that goes away (real CLI)', { timeout: 240_000, skip }, (
 
     // A's machine is gone: the host and the CLI it ran.
     await sigkill(hostA);
-    for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+    killProcesses(processesUsingHome(scratch.home));
     await waitForNoProcess(scratch.home);
     // Its disk too: the CLI's own transcript is gone, only the mirror in PostgreSQL has the conversation.
     const projects = join(scratch.home, '.claude', 'projects');

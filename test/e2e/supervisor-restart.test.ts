@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import {
   allEvents,
   assertContiguous,
@@ -64,7 +65,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     world.defer(() => state.sup?.close({ stopAgents: true }));
     world.defer(() => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(scratch.home));
     });
     world.track(host.pid);
 
@@ -101,7 +102,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     assert.deepEqual(await exited, [null, 'SIGKILL']);
     await allRead;
     // A SIGKILLed host cannot reap its CLI (it runs in its own process group): the crash leaves it to us.
-    for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+    killProcesses(processesUsingHome(scratch.home));
     await waitForNoProcess(scratch.home);
     assertNoProcessLeft(scratch.home);
 
