@@ -1,6 +1,7 @@
 // What bounds the life of a detached CLI once no host holds it: a watchdog, a few lines of POSIX sh started
 // with the CLI, in the CLI's own process group (so every signal to the group takes it too) and holding
-// none of its stdio. Every few seconds it looks, with shell builtins only (one `sleep` per look), and:
+// none of its stdio. Every few seconds it looks, with shell builtins (one `sleep` per look, and `date`
+// while a deadline is set), and:
 //
 // - the CLI is gone (or a zombie): it exits;
 // - the CLI's spool is gone (its data directory was removed): no host can ever join the CLI again, so it
@@ -20,8 +21,8 @@ import {
   existsSync,
   readFileSync,
   renameSync,
-  statSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
