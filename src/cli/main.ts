@@ -46,6 +46,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { statusCommand } = await import('./status-command.js');
         return await statusCommand(command);
       }
+      case 'agents': {
+        const { agentsCommand } = await import('./agents-command.js');
+        return await agentsCommand(command);
+      }
       case 'demo': {
         const { demoCommand } = await import('./demo-command.js');
         return await demoCommand(command);

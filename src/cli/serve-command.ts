@@ -2,7 +2,7 @@
 // agents get this process's environment (with ANTHROPIC_API_KEY set, the CLI talks to the real API).
 import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
-import { Supervisor, type SandboxStatus } from '../supervisor/index.js';
+import { Supervisor, type LeftRunning, type SandboxStatus } from '../supervisor/index.js';
 import { SANDBOX_MODES, type SandboxMode } from '../supervisor/runtime/sandbox-state.js';
 import { UsageError, type Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
@@ -38,10 +38,15 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
       ...(sandbox === undefined ? {} : { sandbox: sandbox as SandboxMode }),
+      ...(command.detachedIdleMs === undefined ? {} : { detachedIdleMs: command.detachedIdleMs }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)
       process.stderr.write(`warden: re-attached to ${recovered.processesReattached} agent(s) left running\n`);
+    if (recovered.threadsParked > 0)
+      process.stderr.write(
+        `warden: ${recovered.threadsParked} agent(s) left idle ended with no server; their next message resumes them\n`,
+      );
     if (recovered.threads > 0)
       process.stderr.write(
         `warden: the previous server did not stop cleanly: ${recovered.runsInterrupted} run(s) interrupted, ` +
@@ -88,8 +93,30 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   } finally {
     shutdown.dispose();
     await server?.close();
-    await supervisor?.close({ stopAgents: command.stopAgents === true });
+    const closed = await supervisor?.close({ stopAgents: command.stopAgents === true });
+    if (closed !== undefined && closed.leftRunning.length > 0)
+      process.stderr.write(`${leftRunningNote(closed.leftRunning, dataDir)}\n`);
   }
+}
+
+/** What Ctrl-C left running, and until when: the idle ones end by themselves, the busy ones wait. */
+export function leftRunningNote(left: readonly LeftRunning[], dataDir: string): string {
+  const idle = left.filter((agent) => agent.idleUntil !== null);
+  const waiting = left.length - idle.length;
+  const last = Math.max(...idle.map((agent) => agent.idleUntil ?? 0));
+  const parts = [
+    ...(idle.length === 0
+      ? []
+      : [
+          `${idle.length} idle (ending by themselves by ${new Date(last).toISOString()} unless a serve re-attaches them)`,
+        ]),
+    ...(waiting === 0 ? [] : [`${waiting} busy (waiting for the next serve)`]),
+  ];
+  const where = ` --data-dir ${shellQuote(dataDir)}`;
+  return (
+    `warden: left ${left.length} agent(s) running detached: ${parts.join(', ')}; ` +
+    `\`warden agents${where}\` lists them, \`warden agents stop --all${where}\` ends them`
+  );
 }
 
 export function printBanner(

@@ -102,8 +102,12 @@ export interface EventDataMap {
   };
   /** A host opened after another found the thread's detached CLI still running and took it over. */
   'session.reattached': { generation: number; pid: number; spoolOffset: number };
-  /** The host closed and left the thread's detached CLI running for the next host. */
-  'session.detached': { generation: number; pid: number; spoolOffset: number };
+  /**
+   * The host closed and left the thread's detached CLI running for the next host. `idleUntil` (epoch
+   * ms): the CLI was idle, and its watchdog ends it then unless a host re-attaches it first; absent, it
+   * waits for a host (it was busy, or no idle limit is set).
+   */
+  'session.detached': { generation: number; pid: number; spoolOffset: number; idleUntil?: number };
   /** The CLI process, and everything it started, is gone. */
   'session.process_exited': { generation: number; pid: number };
   /** open() found the CLI process of a host that did not close, and dealt with it. */
@@ -124,8 +128,10 @@ export interface EventDataMap {
   /**
    * The thread's CLI was stopped because it had nothing to do (no turn, no subagent, nothing pending)
    * for `idleMs`; the next send resumes its session in a new process. Committed with its session.ended.
+   * `detached_idle`: its host had let go of it idle (close()), and no host took it back for `idleMs`
+   * (`detachedIdleMs`), so its watchdog ended it; recorded by the next open().
    */
-  'thread.parked': { generation: number; reason: 'idle'; idleMs: number };
+  'thread.parked': { generation: number; reason: 'idle' | 'detached_idle'; idleMs: number };
   /**
    * A host of a fleet took the thread over from its owner, whose lease had expired (`from`: null for a
    * thread from before hosts had names); `to` runs its CLI from now on. Committed with the closeout of

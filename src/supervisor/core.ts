@@ -21,6 +21,8 @@ export interface CoreOptions {
   readonly detached: boolean;
   /** How long a thread's CLI may have nothing to do before it is parked (Infinity: never). */
   readonly idleParkMs: number;
+  /** How long a detached CLI let go of idle lives with no host before its watchdog ends it (Infinity: never). */
+  readonly detachedIdleMs: number;
   readonly claudePath: string | undefined;
   readonly env: Record<string, string | undefined> | undefined;
   readonly query: QueryFunction;

@@ -3,6 +3,7 @@
 export { Supervisor, DATABASE_FILE } from './supervisor.js';
 export type {
   CloseOptions,
+  CloseResult,
   Decision,
   EventsOptions,
   NewThread,
@@ -25,6 +26,8 @@ export {
 } from '../policy/policy.js';
 export { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
 export type { RecoverySummary } from './durable/closeout.js';
+export type { Recovered } from './durable/host-restart.js';
+export type { LeftRunning } from './durable/detached-idle.js';
 export type {
   ApprovalDecision,
   ApprovalRecord,

@@ -32,6 +32,7 @@ import { Threads } from './runtime/threads.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
   CloseOptions,
+  CloseResult,
   Decision,
   EventsOptions,
   NewThread,
@@ -59,7 +60,7 @@ export class Supervisor {
    * (`not_pending_after_restart`). Never rejects.
    */
   readonly reattached: Promise<void>;
-  #closed: Promise<void> | undefined;
+  #closed: Promise<CloseResult> | undefined;
 
   /**
    * Opens the store: SQLite in `dataDir`, or the PostgreSQL database `options.store` names. Detached CLIs
@@ -75,7 +76,7 @@ export class Supervisor {
       throw new TypeError('options.store must be a postgres:// URL');
     if (host !== undefined && storeUrl === undefined)
       throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
-    const idleParkMs = validateOpenOptions(options);
+    const { idleParkMs, detachedIdleMs } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
       const sandbox = openSandboxState(options.sandbox ?? 'off', () => probeSandbox(env ?? process.env));
@@ -90,6 +91,7 @@ export class Supervisor {
           dataDir,
           detached,
           idleParkMs,
+          detachedIdleMs,
           claudePath,
           env,
           onWarning,
@@ -290,8 +292,15 @@ export class Supervisor {
    * Lets go of every live CLI, ends iterators, closes the store. Detached CLIs are left running (the next
    * open() re-attaches; their approvals stay pending, their runs go on); with `stopAgents`, and for CLIs
    * that are not detached, the CLI is stopped (runs interrupted, approvals cancelled: `host_closed`).
+   *
+   * Resolves with what it left running: `leftRunning`, one entry per detached CLI, `{ threadId, pid,
+   * idleUntil, busy? }`. An idle one ends by itself at `idleUntil` (epoch ms, `detachedIdleMs` from now)
+   * unless a host re-attaches it first, and its thread is then parked (the next send resumes it); one
+   * that was busy (`busy` says why: a turn, a subagent, an approval waiting for a person) has `idleUntil`
+   * null and waits for the next host. Any of them ends within seconds once the data directory is removed.
+   * Empty with `stopAgents`. Calling close() again returns the same result.
    */
-  close(options: CloseOptions = {}): Promise<void> {
+  close(options: CloseOptions = {}): Promise<CloseResult> {
     if (typeof options !== 'object' || options === null)
       return Promise.reject(new TypeError('options must be an object'));
     const { stopAgents = false } = options;

@@ -4,6 +4,7 @@ import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
 import type { Options } from '../session/options.js';
 import type { StoredEvent } from '../store/event-types.js';
 import type { FleetHostOptions } from '../store/host-registry.js';
+import type { LeftRunning } from './durable/detached-idle.js';
 import type {
   ApprovalRecord,
   DecidedBy,
@@ -85,6 +86,21 @@ export interface SupervisorOptions {
    * and so does each CLI.
    */
   sandbox?: 'auto' | 'required' | 'off';
+  /**
+   * How long a detached CLI that close() let go of idle lives with no host, in milliseconds (default
+   * 1800000, thirty minutes; `0` or `Infinity`: until a host takes it back). Past it, the CLI's watchdog
+   * ends it, and the next open() records the thread parked (`thread.parked`, reason `detached_idle`): its
+   * next send resumes the session. A CLI that was not idle when let go (a turn, a subagent or background
+   * task, an approval or question waiting for a person) has no such limit: it waits for the next host.
+   * Whatever its state, a detached CLI ends within seconds once its spool directory (under `dataDir`) is
+   * removed. close() says what it left running and until when.
+   */
+  detachedIdleMs?: number;
+}
+
+/** What close() did: the detached CLIs it left running (empty when it ended them all). */
+export interface CloseResult {
+  readonly leftRunning: readonly LeftRunning[];
 }
 
 export interface CloseOptions {

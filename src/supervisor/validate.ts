@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { ValidationError } from '../protocol/errors.js';
 import type { ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from '../policy/policy.js';
+import { validateDetachedIdleMs } from './durable/detached-idle.js';
 import { validateIdleParkMs } from './durable/idle-park.js';
 import { SANDBOX_MODES } from './runtime/sandbox-state.js';
 import { titleFromName } from './runtime/thread-title.js';
@@ -18,9 +19,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The options of Supervisor.open() besides the store's: a bad one is a TypeError, at once. Returns the
- * idle period after which a thread's CLI is parked.
+ * idle period after which a thread's CLI is parked, and the one after which a detached CLI let go of idle
+ * ends (Infinity: never).
  */
-export function validateOpenOptions(options: SupervisorOptions): number {
+export function validateOpenOptions(options: SupervisorOptions): {
+  idleParkMs: number;
+  detachedIdleMs: number;
+} {
   const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
   if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
   if (typeof dataDir !== 'string' || dataDir === '') throw new TypeError('options.dataDir must be a path');
@@ -35,7 +40,10 @@ export function validateOpenOptions(options: SupervisorOptions): number {
   const { sandbox } = options;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly unknown[]).includes(sandbox))
     throw new TypeError(`options.sandbox must be one of ${SANDBOX_MODES.join(', ')}`);
-  return validateIdleParkMs(options.idleParkMs);
+  return {
+    idleParkMs: validateIdleParkMs(options.idleParkMs),
+    detachedIdleMs: validateDetachedIdleMs(options.detachedIdleMs),
+  };
 }
 
 export function validateId(id: unknown, field: string): string {

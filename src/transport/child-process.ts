@@ -112,6 +112,11 @@ function toSpawnError(command: string, error: unknown): SpawnError {
   return new SpawnError(command, errno, hintFor(command, errno), { cause: error });
 }
 
+/** The SpawnError the spawn of `command` would give for `errno`, for a failure found before spawning. */
+export function spawnErrorFor(command: string, errno: string): SpawnError {
+  return new SpawnError(command, errno, hintFor(command, errno));
+}
+
 const HINTS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied: the file is not executable, or is a directory',
   EMFILE: 'too many open files in the host',

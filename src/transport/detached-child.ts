@@ -5,11 +5,14 @@
 //
 // No keeper process stands between host and CLI: while the host that spawned it lives it hears the exit
 // as a parent does; a host that re-attached watches the pid instead (exit-watch.ts) and learns no exit
-// status.
+// status. What bounds its life once no host holds it is a watchdog in its own process group
+// (detached-lifetime.ts): it ends the CLI when its directory is removed, or when the host that let go of
+// it idle left a deadline that passed.
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { launchChild, type StartChildOptions } from './child-process.js';
+import { HAS_WATCHDOG, withWatchdog, type WatchdogTiming } from './detached-lifetime.js';
 import { makeFifo, openFifoForChild } from './fifo.js';
 import { startTicksOf } from './process-tree.js';
 
@@ -40,12 +43,21 @@ export function detachedPaths(dir: string): DetachedPaths {
   return { dir, input: join(dir, 'input'), output: join(dir, 'output'), errors: join(dir, 'errors') };
 }
 
+export interface DetachedSpawnOptions extends StartChildOptions {
+  /** The CLI's own directory, for its pipe and files; it must not exist yet. */
+  readonly dir: string;
+  /** The watchdog's timing (detached-lifetime.ts), or false for none; it never runs on Windows. */
+  readonly watchdog?: WatchdogTiming | false;
+}
+
 /**
- * Creates `dir` (it must not exist yet) with the pipe and the files, and spawns the CLI on them. Rejects
- * with SpawnError, leaving nothing behind.
+ * Creates `dir` (it must not exist yet) with the pipe and the files, and spawns the CLI on them, with its
+ * watchdog. Rejects with SpawnError, leaving nothing behind.
  */
-export async function spawnDetached(options: StartChildOptions & { dir: string }): Promise<DetachedChild> {
+export async function spawnDetached(options: DetachedSpawnOptions): Promise<DetachedChild> {
   const paths = detachedPaths(options.dir);
+  const { watchdog = {} } = options;
+  const launch = HAS_WATCHDOG && watchdog !== false ? withWatchdog(options, paths.dir, watchdog) : options;
   mkdirSync(paths.dir, { mode: 0o700 });
   const descriptors: number[] = [];
   try {
@@ -53,7 +65,7 @@ export async function spawnDetached(options: StartChildOptions & { dir: string }
     descriptors.push(openFifoForChild(paths.input));
     descriptors.push(openSync(paths.output, 'a', 0o600));
     descriptors.push(openSync(paths.errors, 'a', 0o600));
-    const { child, spawned } = launchChild(options, descriptors);
+    const { child, spawned } = launchChild(launch, descriptors);
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });

@@ -14,6 +14,7 @@ import { ProcessExitError, TransportClosedError, WardenError, toError } from '..
 import type { ChildExit } from './child-transport.js';
 import type { CliTransport } from './cli-transport.js';
 import { removeDetachedFiles, type DetachedPaths } from './detached-child.js';
+import { endWatchdog } from './detached-lifetime.js';
 import type { TransportDiagnostic } from './diagnostics.js';
 import { isAlive, watchExit, type ProcessIdentity } from './exit-watch.js';
 import { openFifoWriter } from './fifo.js';
@@ -273,11 +274,10 @@ export class DetachedTransport implements CliTransport {
       if (!(await this.#exitWithin(this.#options.termGraceMs ?? 2000)) && isAlive(identity))
         signalGroup(identity.pid, 'SIGKILL');
     }
-    const { killed, survivors } = await killTree({
-      pgid: identity.pid,
-      marker,
-      startTicks: identity.startTicks,
-    });
+    const tree = { pgid: identity.pid, marker, startTicks: identity.startTicks };
+    // What is left now is the CLI's, but for its watchdog, which outlives it by up to a few seconds.
+    await endWatchdog(tree);
+    const { killed, survivors } = await killTree(tree);
     if (killed.length > 0 || survivors.length > 0)
       this.#diagnose({ kind: 'leftovers_killed', pids: killed, survivors });
     await this.#releasing;

@@ -12,6 +12,7 @@ import { startTestWorld, until } from '../../src/testing/index.js';
 import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
 import { askingScript } from './helpers/asking-model.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 /** Polls `probe` until it gives something (a probe that throws means the server is still coming back). */
@@ -33,7 +34,7 @@ describe('PostgreSQL restarted under a fleet (real CLI)', { timeout: 180_000, sk
       for (const sup of sups) await sup.close({ stopAgents: true }).catch(() => undefined);
     });
     world.defer(() => {
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(scratch.home));
     });
     const common = { store: url, claudePath: world.claudePath, env: world.env };
     const hostA = await Supervisor.open({

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { scenario } from '../../src/testing/index.js';
 import { signalGroup } from '../../src/transport/process-tree.js';
 import { processesUsingHome } from './helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import { spawnWarden, startCommandSession } from './helpers/server-command.js';
 import { waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -52,7 +53,7 @@ describe('warden serve: agents at shutdown', { timeout: 180_000 }, () => {
     const cliPids = new Set<number>();
     t.after(() => {
       for (const pid of cliPids) signalGroup(pid, 'SIGKILL');
-      for (const pid of processesUsingHome(session.scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(session.scratch.home));
     });
     const first = await serve(session.dataDir, session.env);
     t.after(() => {

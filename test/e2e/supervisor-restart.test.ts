@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { killProcessesUsingHome, processesUsingHome } from './helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import {
   allEvents,
   assertContiguous,
@@ -64,7 +65,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
     world.defer(() => state.sup?.close({ stopAgents: true }));
     world.defer(() => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(scratch.home));
     });
     world.track(host.pid);
 
@@ -113,6 +114,7 @@ describe('supervisor: the host is killed with SIGKILL mid-run', { timeout: 120_0
       subagentsLost: 0,
       processesStopped: 0,
       processesReattached: 0,
+      threadsParked: 0,
     });
     const { thread, runs, approvals } = sup.getThread(ready.threadId);
     assert.equal(thread.status, 'idle');

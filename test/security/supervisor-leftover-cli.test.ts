@@ -23,6 +23,7 @@ import {
 } from '../../src/testing/index.js';
 import { signalGroup, startTicksOf } from '../../src/transport/process-tree.js';
 import { processesUsingHome } from '../e2e/helpers/sdk-session.js';
+import { killProcesses } from '../../src/testing/world-processes.js';
 import { allEvents, waitForNoProcess } from '../e2e/helpers/supervisor-session.js';
 import { fakeQueries } from '../fixtures/supervisor-fake-query.js';
 import { exists } from '../helpers/process-exists.js';
@@ -72,7 +73,7 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     const state: { sup?: Supervisor } = {};
     t.after(async () => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(scratch.home));
       await state.sup?.close({ stopAgents: true });
       await mock.close();
       await waitForNoProcess(scratch.home);
@@ -128,7 +129,7 @@ describe('supervisor: CLI processes a crashed host left', { timeout: 120_000 }, 
     t.after(async () => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
       if (state.pid !== undefined) signalGroup(state.pid, 'SIGKILL');
-      for (const pid of processesUsingHome(scratch.home)) process.kill(pid, 'SIGKILL');
+      killProcesses(processesUsingHome(scratch.home));
       await state.sup?.close({ stopAgents: true });
       await mock.close();
       await waitForNoProcess(scratch.home);

@@ -162,6 +162,40 @@ describe('warden command line', () => {
     );
   });
 
+  it('reads agents: the list, stop THREAD and stop --all, and refuses the rest', () => {
+    assert.deepEqual(parseCommand(['agents', '--data-dir', '/d']), { name: 'agents', dataDir: '/d' });
+    assert.deepEqual(parseCommand(['agents', '--json']), { name: 'agents', json: true });
+    assert.deepEqual(parseCommand(['agents', 'stop', '3f1c']), {
+      name: 'agents',
+      stop: { threadId: '3f1c' },
+    });
+    assert.deepEqual(parseCommand(['agents', 'stop', '--all', '--port', '4391']), {
+      name: 'agents',
+      port: 4391,
+      stop: { all: true },
+    });
+    assert.match(usageError(['agents', 'stop']).message, /needs a thread id .*or --all/);
+    assert.equal(usageError(['agents', 'stop', 'a', '--all']).message, 'give a thread or --all, not both');
+    assert.equal(usageError(['agents', '--all']).message, '--all goes with warden agents stop');
+    assert.equal(usageError(['agents', 'kill', 'a']).message, "Unknown action 'kill'");
+    assert.equal(
+      usageError(['agents', 'stop', '--all', '--json']).message,
+      '--json goes with the list, not with stop',
+    );
+    assert.equal(usageError(['agents', 'stop', 'a', 'b']).message, "Unexpected argument 'b'");
+  });
+
+  it('reads serve --detached-idle as a duration, 0 or never for never', () => {
+    const serve = parseCommand(['serve', '--detached-idle', '2h']);
+    assert.equal(serve.name === 'serve' && serve.detachedIdleMs, 7_200_000);
+    const never = parseCommand(['serve', '--detached-idle', 'never']);
+    assert.equal(never.name === 'serve' && never.detachedIdleMs, 0);
+    assert.match(
+      usageError(['serve', '--detached-idle', 'soon']).message,
+      /--detached-idle must be a duration/,
+    );
+  });
+
   it('asks for help and the version before anything else', () => {
     assert.deepEqual(parseCommand(['--help']), { name: 'help' });
     assert.deepEqual(parseCommand(['help']), { name: 'help' });
@@ -182,6 +216,7 @@ describe('warden command line', () => {
         '--web-push',
         '--push-contact URL',
         '--park-after D',
+        '--detached-idle D',
         '--store URL',
         '--host-name NAME',
       ],
@@ -190,6 +225,7 @@ describe('warden command line', () => {
       login: ['--port N', '--host HOST'],
       token: ['--port N', '--host HOST', '--json'],
       hosts: ['--store URL', '--json'],
+      agents: ['--port N', '--host HOST', '--all', '--json'],
       audit: ['--format F', '--since TIME', '--store URL', '--port N', '--host HOST'],
       demo: ['--port N', '--host HOST'],
     };

@@ -93,6 +93,7 @@ describeEachStore('store recovery after a crash', (backend) => {
       subagentsLost: 1,
       processesStopped: 0,
       processesReattached: 0,
+      threadsParked: 0,
     });
     const view = sup.getThread('live');
     assert.equal(view.thread.status, 'idle');

@@ -8,13 +8,13 @@ import { defineCommand, stringFlag, withDefault, type FlagValues } from './parse
 import { UsageError } from './usage-error.js';
 
 /** `--port`, `--host` and `--data-dir` of a command that finds the data directory's server. */
-const SERVER_FLAGS = {
+export const SERVER_FLAGS = {
   port: { ...PORT, defaultHelp: 'where the server recorded it' },
   host: { ...HOST, defaultHelp: 'where the server recorded it' },
   'data-dir': DATA_DIR,
 };
 
-function serverFlags(values: FlagValues<typeof SERVER_FLAGS>): ServerFlags {
+export function serverFlags(values: FlagValues<typeof SERVER_FLAGS>): ServerFlags {
   return {
     ...(values.port === undefined ? {} : { port: values.port }),
     ...(values.host === undefined ? {} : { host: values.host }),

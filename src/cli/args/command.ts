@@ -42,12 +42,20 @@ export type Command =
       webPush?: { subject?: string };
       /** Park an idle CLI after this many ms (0: never); absent, the supervisor's default. */
       parkAfterMs?: number;
+      /** An idle agent left detached at Ctrl-C ends after this many ms with no server (0: never). */
+      detachedIdleMs?: number;
       /** A postgres:// URL: the event log lives there instead of SQLite in the data dir. */
       store?: string;
       /** With `store`: this host's name in the fleet. */
       hostName?: string;
     } & ServerFlags)
   | { name: 'hosts'; store?: string; json?: boolean }
+  | ({
+      name: 'agents';
+      /** `agents stop`: end them; without it, list them. */
+      stop?: { threadId: string } | { all: true };
+      json?: boolean;
+    } & ServerFlags)
   | { name: 'demo'; port?: number; host?: string; claude?: string }
   | ({ name: 'login' } & ServerFlags)
   | ({

@@ -4,6 +4,7 @@
 // declarations; docs/cli.md says the same at more length.
 import type { Command } from './command.js';
 import { AUDIT, HOSTS, LOGIN, STATUS, TOKEN } from './admin-args.js';
+import { AGENTS } from './agents-args.js';
 import { INBOX } from './inbox-args.js';
 import { parseCommandLine, type CommandDefinition } from './parser.js';
 import { RUN } from './run-args.js';
@@ -20,6 +21,7 @@ const COMMANDS: readonly CommandDefinition<Command>[] = [
   LOGIN,
   INBOX,
   STATUS,
+  AGENTS,
   TOKEN,
   HOSTS,
   AUDIT,

@@ -71,6 +71,21 @@ export const SERVE = defineCommand({
         return ms;
       },
     }),
+    'detached-idle': stringFlag({
+      placeholder: 'D',
+      help:
+        'after Ctrl-C, an idle agent left running detached ends by itself once D passes with no serve ' +
+        're-attaching it (0 or never: it waits); a busy one always waits; its next message resumes it',
+      defaultHelp: '30m',
+      check: (text) => {
+        const ms = parseDuration(text);
+        if (ms === undefined)
+          throw new UsageError(
+            `--detached-idle must be a duration such as 30s, 30m or 2h (at most 24 days), or 0 or never, got '${text}'`,
+          );
+        return ms;
+      },
+    }),
     store: {
       ...STORE,
       help:
@@ -88,6 +103,7 @@ export const SERVE = defineCommand({
       throw new UsageError('--push-contact goes with --web-push');
     const webhooks = pairWebhooks(options);
     const parkAfterMs = values['park-after'];
+    const detachedIdleMs = values['detached-idle'];
     return {
       name: 'serve',
       ...(values.port === undefined ? {} : { port: values.port }),
@@ -100,6 +116,7 @@ export const SERVE = defineCommand({
       ...(webhooks.length === 0 ? {} : { webhooks }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
+      ...(detachedIdleMs === undefined ? {} : { detachedIdleMs }),
     };
   },
 });

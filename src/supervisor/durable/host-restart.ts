@@ -1,17 +1,26 @@
 // What open() does about the host that ran this store before, once the store is open and holds the lock
 // (so no live host owns those processes): detached CLIs still running are joined again, with their
-// pending approvals under the same ids; every other process it left is stopped and its thread closed
-// out (runs interrupted, approvals expired, subagents lost); spools nobody reads any more are removed.
+// pending approvals under the same ids; those it let go of idle and that are not joined again (their
+// watchdog ended them) are parked; every other process it left is stopped and its thread closed out (runs
+// interrupted, approvals expired, subagents lost); spools nobody reads any more are removed.
 import type { Store } from '../../store/store.js';
 import type { SupervisorCore } from '../core.js';
 import type { Threads } from '../runtime/threads.js';
 import { recoverAfterCrash, type RecoverySummary } from './closeout.js';
 import { removeStraySpools, spoolRoot, type DetachedProcess } from './detached-cli.js';
+import { parkLetGo } from './detached-idle.js';
 import { stopLeftover, stopLeftoverProcesses } from './leftover-processes.js';
-import { reattachableProcesses } from './reattach.js';
+import { findDetachedProcesses } from './reattach.js';
 
-/** What open() found and closed out, how many leftover CLIs it stopped and how many it joins again. */
-export type Recovered = RecoverySummary & { processesStopped: number; processesReattached: number };
+/**
+ * What open() found and closed out, how many leftover CLIs it stopped, how many it joins again, and how
+ * many threads it parked because their host had let go of their CLI idle and no host took it back.
+ */
+export type Recovered = RecoverySummary & {
+  processesStopped: number;
+  processesReattached: number;
+  threadsParked: number;
+};
 
 export interface HostRestart {
   readonly recovered: Recovered;
@@ -29,16 +38,18 @@ export async function recoverLeftovers(
 ): Promise<HostRestart> {
   const { dataDir, detached, owned } = options;
   const root = spoolRoot(dataDir);
-  const attachable = detached ? reattachableProcesses(store, root) : new Map<string, never>();
-  for (const threadId of attachable.keys()) if (!owned(threadId)) attachable.delete(threadId);
+  const { attachable, parkable } = findDetachedProcesses(store, root, { attach: detached, owned });
   // Kept as they are: threads re-attached here, and those other hosts run.
   const keep = new Set(attachable.keys());
   for (const thread of store.listThreads()) if (!owned(thread.id)) keep.add(thread.id);
+  // A parked thread's CLI is stopped too, if its watchdog has not ended it yet.
   const processesStopped = await stopLeftoverProcesses(store, keep);
+  const threadsParked = parkLetGo(store, parkable);
   const recovered = {
-    ...recoverAfterCrash(store, keep),
+    ...recoverAfterCrash(store, new Set([...keep, ...parkable.keys()])),
     processesStopped,
     processesReattached: attachable.size,
+    threadsParked,
   };
   removeStraySpools(root, new Set([...attachable.values()].map((cli) => cli.spoolDir)));
   // What recovery recorded is on disk before anyone is shown it.

@@ -15,18 +15,26 @@ export const LEFTOVER_TERM_GRACE_MS = 3000;
 /** How long to wait for it to be gone after SIGKILL. */
 export const LEFTOVER_KILL_GRACE_MS = 2000;
 const POLL_MS = 20;
+const HOLDING = { termMs: LEFTOVER_TERM_GRACE_MS, killMs: LEFTOVER_KILL_GRACE_MS, holdLoop: true };
 
 /** Is the process that `pid` names now the one that was recorded? */
 function isSameProcess(pid: number, startTime: number): boolean {
   return isAlive({ pid, startTicks: startTime });
 }
 
-/** Polls until the recorded process is gone or `ms` have passed; true when it is gone. */
-async function goneWithin(cli: CliProcess & { startTime: number }, ms: number): Promise<boolean> {
+/**
+ * Polls until the recorded process is gone or `ms` have passed; true when it is gone. With `holdLoop` the
+ * polls keep the event loop alive (someone awaits the outcome: open(), `warden agents stop`).
+ */
+async function goneWithin(
+  cli: CliProcess & { startTime: number },
+  ms: number,
+  holdLoop: boolean,
+): Promise<boolean> {
   const deadline = performance.now() + ms;
   while (isSameProcess(cli.pid, cli.startTime)) {
     if (performance.now() >= deadline) return false;
-    await delay(POLL_MS, undefined, { ref: false });
+    await delay(POLL_MS, undefined, { ref: holdLoop });
   }
   return true;
 }
@@ -34,10 +42,12 @@ async function goneWithin(cli: CliProcess & { startTime: number }, ms: number): 
 /**
  * Stops the recorded process if it still runs: SIGTERM to its process group, then SIGKILL to the group
  * while the leader is still the recorded process. Signals are only sent after the identity was checked.
+ * `holdLoop`: the waits keep the event loop alive, for a caller that awaits the outcome (without it, a
+ * host with nothing else to do may exit meanwhile; the group has its signal by then).
  */
 export async function stopLeftover(
   cli: CliProcess,
-  grace: { termMs: number; killMs: number } = {
+  grace: { termMs: number; killMs: number; holdLoop?: boolean } = {
     termMs: LEFTOVER_TERM_GRACE_MS,
     killMs: LEFTOVER_KILL_GRACE_MS,
   },
@@ -50,10 +60,11 @@ export async function stopLeftover(
   const identified = { ...cli, startTime };
   // The CLI was spawned as the leader of its own group: the group id is its pid.
   if (!signalGroup(pid, 'SIGTERM')) signalProcess(pid, 'SIGTERM');
-  if (await goneWithin(identified, grace.termMs)) return { outcome: 'stopped', signal: 'SIGTERM' };
+  const holdLoop = grace.holdLoop ?? false;
+  if (await goneWithin(identified, grace.termMs, holdLoop)) return { outcome: 'stopped', signal: 'SIGTERM' };
   if (!isSameProcess(pid, startTime)) return { outcome: 'stopped', signal: 'SIGTERM' };
   if (!signalGroup(pid, 'SIGKILL')) signalProcess(pid, 'SIGKILL');
-  if (await goneWithin(identified, grace.killMs)) return { outcome: 'stopped', signal: 'SIGKILL' };
+  if (await goneWithin(identified, grace.killMs, holdLoop)) return { outcome: 'stopped', signal: 'SIGKILL' };
   return { outcome: 'survived', signal: null };
 }
 
@@ -73,8 +84,9 @@ export async function stopLeftoverProcesses(
         ? []
         : [{ threadId: thread.id, ...thread.cliProcess }],
     );
+  // open() awaits this: a script whose only work is that open() must not exit in the middle of it.
   const results = await Promise.all(
-    recorded.map(async (entry) => ({ entry, ...(await stopLeftover(entry)) })),
+    recorded.map(async (entry) => ({ entry, ...(await stopLeftover(entry, HOLDING)) })),
   );
   for (const { entry, outcome, signal } of results) {
     const { threadId, pid, startTime, generation } = entry;

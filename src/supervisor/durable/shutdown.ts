@@ -1,20 +1,26 @@
 // What close() does: every live CLI is let go of (a detached one left running for the next host, its
-// approvals pending and its runs going on) or, with stopAgents and for piped CLIs, stopped (runs
-// interrupted, approvals cancelled: host_closed). Whatever happens there, the rest follows in one place:
-// deadlines stop, the record backlog gets its last try, what was committed is made durable and published,
-// iterators end and the store closes.
+// approvals pending and its runs going on; an idle one with a deadline for its watchdog) or, with
+// stopAgents and for piped CLIs, stopped (runs interrupted, approvals cancelled: host_closed). Whatever
+// happens there, the rest follows in one place: deadlines stop, the record backlog gets its last try, what
+// was committed is made durable and published, iterators end and the store closes. Returns what was left
+// running.
 import type { SupervisorCore } from '../core.js';
 import type { ThreadRuntime } from '../runtime/thread-runtime.js';
+import type { CloseResult } from '../types.js';
+import type { LeftRunning } from './detached-idle.js';
 
 export async function shutDown(
   core: SupervisorCore,
   runtimes: readonly ThreadRuntime[],
   options: { stopAgents: boolean; stopDeadlines: () => void },
-): Promise<void> {
+): Promise<CloseResult> {
   try {
-    await Promise.all(
-      runtimes.map((runtime) => (options.stopAgents ? runtime.stop('host_closed') : runtime.detach())),
+    const left = await Promise.all(
+      runtimes.map((runtime) =>
+        options.stopAgents ? runtime.stop('host_closed').then(() => undefined) : runtime.detach(),
+      ),
     );
+    return { leftRunning: left.filter((entry): entry is LeftRunning => entry !== undefined) };
   } finally {
     options.stopDeadlines();
     // What the store could not take yet gets a last try, and what is left is reported (record-backlog.ts).

@@ -193,6 +193,11 @@ export class LiveSession {
     return this.#transport?.pid ?? this.#joined?.pid;
   }
 
+  /** The detached process's own directory (its pipe, spool and watchdog markers). */
+  get spoolDir(): string | undefined {
+    return this.#spawned?.spoolDir ?? this.#joined?.spoolDir;
+  }
+
   async #spawn(launch: CliLaunch): Promise<CliTransport> {
     const spawned = await spawnThreadCli(launch, {
       root: spoolRoot(this.#core.options.dataDir),

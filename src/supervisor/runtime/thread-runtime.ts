@@ -20,12 +20,15 @@ import { startsInPlanMode } from '../approvals/person-tools.js';
 import { compilePolicy, type CompiledPolicy } from '../../policy/policy.js';
 import { deadlineFor } from '../approvals/deadlines.js';
 import { effectiveRules } from '../approvals/grants.js';
-import { IdleClock, idleVerdict, type IdleFacts } from '../durable/idle-park.js';
+import { IdleClock, idleVerdict, type IdleFacts, type IdleVerdict } from '../durable/idle-park.js';
+import { idleDeadline, leaveDeadline, type LeftRunning } from '../durable/detached-idle.js';
 
 /** How long stop() lets the CLI acknowledge the interrupt before it closes the process anyway. */
 const STOP_INTERRUPT_GRACE_MS = 1000;
 /** How long stopSubagent() waits for the CLI's report that the stopped task ended (it takes ms). */
 const SUBAGENT_END_GRACE_MS = 5000;
+/** How long detach() lets a CLI joined just now say which requests it still waits on, before judging it. */
+const RECONCILE_BEFORE_DETACH_MS = 2000;
 /** How CLI 2.1.328 says a resume found no transcript for the session id. */
 const NO_CONVERSATION = 'No conversation found with session ID';
 
@@ -283,17 +286,35 @@ export class ThreadRuntime implements GateHost {
 
   /**
    * Lets go of a detached CLI and leaves it running for the next host: nothing is closed out, approvals
-   * stay pending, runs and subagents go on. A CLI that cannot be left (piped) is stopped instead.
+   * stay pending, runs and subagents go on. An idle one gets a deadline (`detachedIdleMs`) after which its
+   * watchdog ends it if no host took it back (detached-idle.ts). A CLI that cannot be left (piped) is
+   * stopped instead. Returns what was left running, if anything.
    */
-  async detach(): Promise<void> {
+  async detach(): Promise<LeftRunning | undefined> {
     const live = this.#live;
-    if (this.#stopping !== undefined) return this.#stopping;
-    if (live === undefined) return this.#lastFinished;
-    if (!live.detachable) return this.stop('host_closed');
+    if (this.#stopping !== undefined) return this.#stopping.then(() => undefined);
+    if (live === undefined) return this.#lastFinished.then(() => undefined);
+    if (!live.detachable) return this.stop('host_closed').then(() => undefined);
+    // A CLI joined just now says first which requests it still waits on (bounded: it may never answer).
+    const reconciling = this.#core.reconciling.get(this.threadId);
+    if (reconciling !== undefined) await settleWithin(reconciling, RECONCILE_BEFORE_DETACH_MS);
+    if (this.#live !== live || this.#stopping !== undefined) return this.detach();
+    const verdict = idleVerdict(this.idleFacts());
+    const { detachedIdleMs } = this.#core.options;
+    const spoolDir = live.spoolDir;
+    const idleUntil = spoolDir === undefined ? null : idleDeadline(verdict.idle, detachedIdleMs);
     const pid = live.detachedPid ?? 0;
     // Left running whatever the store does: the process stays on record, and the next host joins it.
     this.#core.record(this.threadId, [
-      { type: 'session.detached', data: { generation: live.generation, pid, spoolOffset: live.spoolOffset } },
+      {
+        type: 'session.detached',
+        data: {
+          generation: live.generation,
+          pid,
+          spoolOffset: live.spoolOffset,
+          ...(idleUntil === null ? {} : { idleUntil }),
+        },
+      },
     ]);
     live.detaching = true;
     try {
@@ -302,9 +323,19 @@ export class ThreadRuntime implements GateHost {
       // The query cannot let go (its CLI is not running yet): end it as before.
       if (!(error instanceof TypeError)) throw error;
       live.detaching = false;
-      return this.stop('host_closed');
+      return this.stop('host_closed').then(() => undefined);
     }
     await live.finished;
+    // Only once this host reads and writes nothing more of it: the watchdog may end it from then on.
+    const left = leftRunning(this.threadId, pid, verdict);
+    if (idleUntil === null || spoolDir === undefined) return left;
+    try {
+      leaveDeadline(spoolDir, idleUntil, detachedIdleMs);
+      return { ...left, idleUntil };
+    } catch (error) {
+      this.#core.warnFailure(error, `Could not leave the idle deadline of thread ${this.threadId}'s CLI`);
+      return left;
+    }
   }
 
   #start(): LiveSession {
@@ -447,6 +478,11 @@ function failedResume(
     return undefined;
   const reason = error.errors.find((text) => text.startsWith(NO_CONVERSATION));
   return reason === undefined ? undefined : { sessionId: session.resume, error: reason };
+}
+
+/** What close() reports of a CLI it let go of: no deadline yet, and why not when it was busy. */
+function leftRunning(threadId: string, pid: number, verdict: IdleVerdict): LeftRunning {
+  return { threadId, pid, idleUntil: null, ...(verdict.idle ? {} : { busy: verdict.because }) };
 }
 
 /** Waits for `promise` to settle, or `ms` at most; never rejects. The timer does not keep the host alive. */

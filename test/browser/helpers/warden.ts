@@ -25,7 +25,7 @@ export interface Warden {
    */
   restartServer(between?: () => Promise<void>): Promise<void>;
   /** Runs `fn` at teardown before the server and supervisor close (the browser goes first). */
-  beforeClose(fn: () => Promise<void>): void;
+  beforeClose(fn: () => Promise<unknown>): void;
   /** Resolves with the first event (past or future) that matches. */
   waitForEvent(predicate: (event: SupervisorEvent) => boolean): Promise<SupervisorEvent>;
 }
