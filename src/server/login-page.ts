@@ -25,7 +25,8 @@ export const LOGIN_SCRIPT = `// Reads the ticket, removes it from the address ba
 const ticket = location.hash.slice(1);
 history.replaceState(null, '', '/login');
 const status = document.getElementById('status');
-const again = ' Run \\u201cwarden login\\u201d (with the same --data-dir) for a new link.';
+const again =
+  ' For a new link, run the command the server printed at start after \\u201cFor a new link later\\u201d (warden login, with the same --data-dir).';
 
 if (ticket === '') {
   status.textContent = 'This address holds no login code.' + again;
