@@ -154,5 +154,7 @@ export function loginCommandFor(dataDir: string, port: number, host: string | un
 export function sandboxNote(status: SandboxStatus): string {
   return status.enforced
     ? "Sandbox: on; the agents' Bash commands cannot write the protected paths (docs/security.md)"
-    : `Sandbox: OFF (${status.reason ?? 'unknown'}); only the policy guards the protected paths`;
+    : status.mode === 'off'
+      ? 'Sandbox: off (WARDEN_SANDBOX=auto turns it on; docs/security.md): the policy guards the protected paths'
+      : `Sandbox: OFF (${status.reason ?? 'unknown'}); only the policy guards the protected paths`;
 }
