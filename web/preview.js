@@ -73,24 +73,22 @@ export function titleLine(toolName, input) {
 
 /**
  * The preview block under the heading. The file's path is already in the heading, so file tools show
- * only what they would read or change; a command is shown again only when the heading cannot hold it.
+ * only what they would read or change; a command is shown again, exactly as it runs.
  * @param {string} toolName
  * @param {Record<string, unknown>} input
  * @returns {HTMLElement}
  */
 export function preview(toolName, input) {
   switch (toolName) {
-    case 'Bash': {
-      // The heading above shows a one-line command in full (titleLine): only a longer one is shown again.
-      const command = str(input.command);
-      const inHeading = lineCount(command) <= 1 && command.length <= MAX_TITLE;
+    case 'Bash':
+      // Shown again under the heading even when it fits there: the heading is a folded summary (space runs
+      // folded, cut), this is the command exactly as it runs, drawn in its logical order.
       return h(
         'div',
         { class: 'preview' },
-        inHeading ? null : code(command, 'code command', { fold: true }),
+        code(str(input.command), 'code command', { fold: true }),
         claim('The agent describes it as', input.description),
       );
-    }
     case 'Read': {
       const range = rangeNote(input);
       return h('div', { class: 'preview' }, range ? note(range) : null);

@@ -183,7 +183,7 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     assert.equal(await listed.getByRole('button', { name: /Remove/ }).count(), 0, 'no Remove for it');
   });
 
-  it('a command read through a link: shown once, the path as named and where it leads, granted as shown', async (t) => {
+  it('a command read through a link: the path as named and where it leads, granted as shown', async (t) => {
     const warden = await startWarden(t, linkScript);
     const { threadId, approvalId } = await threadWaitingForApproval(warden, '[[cat]] show the OS release');
     const { page } = await openBrowser(warden);
@@ -192,9 +192,9 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     await card.waitFor();
     const tmp = warden.scratch.tmpdir;
     const command = `cat ${tmp}/etc/os-release`;
-    // The command once, in the heading; the card's preview holds only the agent's own words about it.
+    // The heading's folded summary, and the command exactly as it runs under it.
     assert.equal(await card.locator('.title .summary').textContent(), command);
-    assert.equal(await card.locator('pre.command').count(), 0, 'not again under the heading');
+    assert.equal(await card.locator('pre.command code').textContent(), command);
     await card.locator('.agent-claim', { hasText: 'Show the OS release' }).waitFor();
 
     const rules = [`Bash(${command})`, `Read(/${tmp}/etc/os-release)`, `Read(/${tmp}/usr-lib/os-release)`];
