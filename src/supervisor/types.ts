@@ -78,12 +78,11 @@ export interface SupervisorOptions {
    */
   idleParkMs?: number;
   /**
-   * The CLI's own sandbox for its Bash commands, with the protected paths unwritable by the operating
-   * system (docs/security.md). `off` (default, for now): not used — inside the CLI's sandbox its own
-   * placeholders for absent paths make `git add -A` fail and show as untracked files (docs/security.md);
-   * `auto`: on where it can run, and where it cannot a warning (SandboxUnavailableError) and
-   * `sandbox.enforced` false; `required`: open() refuses (SandboxUnavailableError) where it cannot run,
-   * and so does each CLI.
+   * A sandbox for the CLIs' Bash commands, with the protected paths unwritable by the operating system
+   * (docs/security.md): on Linux Warden's own bubblewrap prefix, on macOS the CLI's own sandbox.
+   * `auto` (default): on where it can run, and where it cannot a warning (SandboxUnavailableError),
+   * `sandbox.enforced` false and a stricter policy; `required`: open() refuses (SandboxUnavailableError)
+   * where it cannot run; `off`: not used (the policy is then the stricter one too).
    */
   sandbox?: 'auto' | 'required' | 'off';
   /**

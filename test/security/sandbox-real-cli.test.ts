@@ -78,7 +78,12 @@ describe('the CLI sandbox keeps protected paths unwritable', { timeout: 180_000 
 
   it('with the sandbox off the write goes through, and git still runs no fsmonitor', async (t) => {
     const { sup, cwd, config, ended } = await runFindings(t, 'off');
-    assert.deepEqual(sup.sandbox, { mode: 'off', enforced: false, reason: 'switched off (sandbox: off)' });
+    assert.deepEqual(sup.sandbox, {
+      mode: 'off',
+      enforced: false,
+      reason: 'switched off (sandbox: off)',
+      mechanism: null,
+    });
     assert.equal(ended.data.status, 'completed');
     const written = readFileSync(join(cwd, '.git/config'), 'utf8');
     assert.notEqual(written, config, 'the policy cannot see a write through a program option');

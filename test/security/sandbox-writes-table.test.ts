@@ -1,9 +1,11 @@
 // Writes to protected paths through programs the policy does not know, each run by the real CLI under
-// full-access with every approval allowed (a careless person): the operating system (the CLI's sandbox,
-// as the supervisor sets it up) refuses every one. The row is the command; `target` is what must be
-// unchanged afterwards (relative to the cwd, `~/` for the home).
+// full-access with every approval allowed (a careless person): the operating system refuses every one.
+// Twice: under Warden's bubblewrap prefix (the default on Linux), which holds the protected paths that
+// exist, with each row's protected path there; and under the CLI's own sandbox (a settings file of the
+// person turns it on), which holds absent ones too, with them absent. The row is the command; `target`
+// is what must be unchanged afterwards (relative to the cwd, `~/` for the home).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -76,63 +78,100 @@ const WRITES: readonly { readonly command: string; readonly target: string }[] =
   },
 ];
 
-describe(
-  'the sandbox refuses protected writes through programs the policy does not know',
-  { timeout: 300_000 },
-  () => {
-    it(`refuses all ${WRITES.length}, each allowed by the policy or a person`, async (t) => {
-      if (!probeSandbox(process.env).available) return t.skip('the sandbox cannot run on this machine');
-      let track = scenario().on('writes');
-      for (const { command } of WRITES) track = track.callTool('Bash', { command, description: 'Write it' });
-      const world = await startTestWorld(t, {
-        prefix: 'warden-sbxw-',
-        script: track.thenAnswer('done').build(),
+/** The protected path a row writes into: its first segment (`.claude` of `.claude/settings.json`). */
+function heldPathOf(target: string): { path: string; dir: boolean } | undefined {
+  const [root, rest] = target.startsWith('~/') ? ['~/', target.slice(2)] : ['', target];
+  if (rest.startsWith('.git/')) return undefined;
+  const [first = '', ...more] = rest.split('/');
+  return { path: `${root}${first}`, dir: more.length > 0 };
+}
+
+/** What a path holds: a file's text, a folder's names (all levels), or null. */
+function snapshot(path: string): string | null {
+  if (!existsSync(path)) return null;
+  if (!statSync(path).isDirectory()) return readFileSync(path, 'utf8');
+  // The CLI's own sandbox leaves its `.cc-writes` folder in a `.claude` it held.
+  const names = readdirSync(path, { recursive: true }).map(String);
+  return JSON.stringify(names.filter((name) => !name.startsWith('.cc-writes')).sort());
+}
+
+for (const mechanism of ['bubblewrap', 'cli'] as const) {
+  describe(
+    `the sandbox (${mechanism === 'bubblewrap' ? "Warden's bubblewrap prefix" : "the CLI's own"}) refuses protected writes through programs the policy does not know`,
+    { timeout: 300_000 },
+    () => {
+      it(`refuses all ${WRITES.length}, each allowed by the policy or a person`, async (t) => {
+        if (!probeSandbox(process.env).available) return t.skip('the sandbox cannot run on this machine');
+        let track = scenario().on('writes');
+        for (const { command } of WRITES)
+          track = track.callTool('Bash', { command, description: 'Write it' });
+        const world = await startTestWorld(t, {
+          prefix: 'warden-sbxw-',
+          script: track.thenAnswer('done').build(),
+        });
+        const { cwd, home } = world.scratch;
+        initRepository(cwd);
+        const resolveTarget = (target: string) =>
+          target.startsWith('~/') ? join(home, target.slice(2)) : join(cwd, target);
+        // The home's files as a person's home has them.
+        writeFileSync(join(home, '.profile'), '# profile\n');
+        mkdirSync(join(home, '.ssh'), { mode: 0o700 });
+        if (mechanism === 'cli') {
+          mkdirSync(join(home, '.claude'), { recursive: true });
+          writeFileSync(
+            join(home, '.claude', 'settings.json'),
+            JSON.stringify({ sandbox: { enabled: true } }),
+          );
+        } else
+          for (const { target } of WRITES) {
+            const held = heldPathOf(target);
+            if (held === undefined || existsSync(resolveTarget(held.path))) continue;
+            if (held.dir) mkdirSync(resolveTarget(held.path));
+            else writeFileSync(resolveTarget(held.path), 'as the person wrote it\n');
+          }
+        // The CLI itself (outside any sandbox) keeps its state in ~/.claude: there only the target is watched.
+        const watched = [
+          ...new Set(
+            WRITES.flatMap(({ target }) => {
+              const held = heldPathOf(target)?.path;
+              return held === undefined || held === '~/.claude' ? [target] : [target, held];
+            }),
+          ),
+        ];
+        const before = new Map(watched.map((target) => [target, snapshot(resolveTarget(target))] as const));
+        const sup = await Supervisor.open({
+          dataDir: world.dataDir,
+          claudePath: world.claudePath,
+          env: world.env,
+          sandbox: 'required',
+          onWarning: () => undefined,
+        });
+        world.defer(() => sup.close({ stopAgents: true }));
+        assert.equal(sup.sandbox.mechanism, 'bubblewrap', 'the host holds them with its prefix');
+        const thread = await sup.createThread({ cwd, mode: 'full-access' });
+        const controller = new AbortController();
+        // A person who allows everything the policy asks about.
+        const allowing = (async () => {
+          for await (const event of sup.events({ signal: controller.signal }))
+            if (event.type === 'approval.requested')
+              await sup.decide(event.data.approvalId, { behavior: 'allow' });
+        })().catch(() => undefined);
+        const run = await sup.send(thread.id, '[[writes]] write them all');
+        const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id, 240_000);
+        controller.abort();
+        await allowing;
+        assert.equal(ended.data.status, 'completed');
+        const changed = watched.filter((target) => {
+          const now = snapshot(resolveTarget(target));
+          const was = before.get(target) ?? null;
+          // An absent path may be left as the empty placeholder the CLI's sandbox mounted over it (or
+          // the folder of its own `.cc-writes`).
+          const placeholder = was === null && (now === '' || now === '[]');
+          return now !== was && !(mechanism === 'cli' && placeholder);
+        });
+        assert.deepEqual(changed, [], 'no protected path changed');
+        assert.equal(existsSync(join(cwd, 'MARKER')), false);
       });
-      const { cwd, home } = world.scratch;
-      initRepository(cwd);
-      // The home's files as a person's home has them: an absent one there is not held (docs/security.md).
-      writeFileSync(join(home, '.profile'), '# profile\n');
-      mkdirSync(join(home, '.ssh'), { mode: 0o700 });
-      const resolveTarget = (target: string) =>
-        target.startsWith('~/') ? join(home, target.slice(2)) : join(cwd, target);
-      const before = new Map(
-        WRITES.map(({ target }) => {
-          const path = resolveTarget(target);
-          return [
-            target,
-            existsSync(path) && !statSync(path).isDirectory() ? readFileSync(path, 'utf8') : null,
-          ] as const;
-        }),
-      );
-      const sup = await Supervisor.open({
-        dataDir: world.dataDir,
-        claudePath: world.claudePath,
-        env: world.env,
-        sandbox: 'required',
-        onWarning: () => undefined,
-      });
-      world.defer(() => sup.close({ stopAgents: true }));
-      const thread = await sup.createThread({ cwd, mode: 'full-access' });
-      const controller = new AbortController();
-      // A person who allows everything the policy asks about.
-      const allowing = (async () => {
-        for await (const event of sup.events({ signal: controller.signal }))
-          if (event.type === 'approval.requested')
-            await sup.decide(event.data.approvalId, { behavior: 'allow' });
-      })().catch(() => undefined);
-      const run = await sup.send(thread.id, '[[writes]] write them all');
-      const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id, 240_000);
-      controller.abort();
-      await allowing;
-      assert.equal(ended.data.status, 'completed');
-      const written = WRITES.filter(({ target }) => {
-        const path = resolveTarget(target);
-        const now = existsSync(path) && !statSync(path).isDirectory() ? readFileSync(path, 'utf8') : null;
-        // An absent path may be left as the empty placeholder the sandbox mounted over it.
-        return now !== before.get(target) && !(before.get(target) === null && now === '');
-      });
-      assert.deepEqual(written, [], 'no protected path changed');
-      assert.equal(existsSync(join(cwd, 'MARKER')), false);
-    });
-  },
-);
+    },
+  );
+}

@@ -143,12 +143,17 @@ describe('withGitHardening', () => {
 });
 
 describe('SandboxState', () => {
-  const available = { available: true, reason: null };
-  const missing = { available: false, reason: 'socat not found' };
+  const available = {
+    available: true,
+    reason: null,
+    mechanism: 'bubblewrap' as const,
+    bwrap: '/usr/bin/bwrap',
+  };
+  const missing = { available: false, reason: 'bwrap not found', mechanism: null };
 
   it('is enforced where it can run, and not after a CLI says it runs without it', () => {
     const state = openSandboxState('auto', () => available);
-    assert.deepEqual(state.status, { mode: 'auto', enforced: true, reason: null });
+    assert.deepEqual(state.status, { mode: 'auto', enforced: true, reason: null, mechanism: 'bubblewrap' });
     const warnings: unknown[] = [];
     state.observeInit({ sandbox_enabled: true }, (w) => warnings.push(w));
     state.observeInit({}, (w) => warnings.push(w));
@@ -163,11 +168,16 @@ describe('SandboxState', () => {
   it('required refuses where it cannot run; off does not probe', () => {
     assert.throws(() => openSandboxState('required', () => missing), {
       code: 'SANDBOX_UNAVAILABLE',
-      reason: 'socat not found',
+      reason: 'bwrap not found',
     });
-    assert.equal(openSandboxState('auto', () => missing).status.reason, 'socat not found');
+    assert.equal(openSandboxState('auto', () => missing).status.reason, 'bwrap not found');
     const off = openSandboxState('off', () => assert.fail('no probe'));
-    assert.deepEqual(off.status, { mode: 'off', enforced: false, reason: 'switched off (sandbox: off)' });
+    assert.deepEqual(off.status, {
+      mode: 'off',
+      enforced: false,
+      reason: 'switched off (sandbox: off)',
+      mechanism: null,
+    });
     assert.equal(new SandboxState('off', undefined).requested, false);
   });
 });

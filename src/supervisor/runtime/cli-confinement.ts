@@ -1,12 +1,15 @@
-// What every CLI the supervisor starts runs under, besides the policy: the CLI's own sandbox for its Bash
-// commands, with the protected paths (src/policy/protected-paths.ts, the one list) unwritable by the
-// operating system, and git told not to run what a repository's own files name. docs/security.md says
-// what this holds and what it does not.
-import { readFileSync, statSync } from 'node:fs';
+// What every CLI the supervisor starts runs under, besides the policy: a sandbox for its Bash commands,
+// with the protected paths (src/policy/protected-paths.ts, the one list) unwritable by the operating
+// system — Warden's own bubblewrap prefix on Linux (bubblewrap-prefix.ts), the CLI's own sandbox on
+// macOS or where a settings file of the user turns that on — and git told not to run what a
+// repository's own files name. docs/security.md says what this holds and what it does not.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 import { osProtectedPaths } from '../../policy/protected-paths.js';
+import { writeBubblewrapPrefix } from './bubblewrap-prefix.js';
+import { findOnPath } from './sandbox-probe.js';
 import { inheritedEnv } from '../../session/option-env.js';
 import type { SandboxSettings } from '../../session/option-types.js';
 import type { SupervisorCore } from '../core.js';
@@ -57,14 +60,15 @@ function repositoryRoot(cwd: string): string | undefined {
 }
 
 /**
- * The protected paths under `root`, absolute; a `.git` file is held whole. The sandbox holds an absent
- * path with a placeholder, which has two costs that decide what is left out when absent:
+ * The protected paths under `root`, absolute; a `.git` file is held whole. With `placeholders` (the CLI's
+ * own sandbox) an absent path is held with a placeholder, which has two costs that decide what is left
+ * out when absent:
  * - in the home, placeholders are left behind as empty files in the person's own home (an empty
  *   `~/.bash_profile` would stop bash from reading `~/.profile`): there only what exists is held;
  * - files read at every command (git reads `.git/info/attributes`) would print an error each time.
  * Elsewhere an absent path is held too: the CLI removes those placeholders when the command ends.
  */
-function protectedUnder(root: string, isHome: boolean): string[] {
+function protectedUnder(root: string, isHome: boolean, placeholders: boolean): string[] {
   const gitIsFile = kindOf(join(root, '.git')) === 'file';
   const paths = new Set<string>();
   for (const path of osProtectedPaths()) {
@@ -73,7 +77,7 @@ function protectedUnder(root: string, isHome: boolean): string[] {
       continue;
     }
     const absolute = join(root, path);
-    const absent = kindOf(absolute) === 'none';
+    const absent = placeholders && kindOf(absolute) === 'none';
     if (absent && (isHome || READ_AT_EVERY_COMMAND.includes(path))) continue;
     paths.add(absolute);
   }
@@ -83,13 +87,63 @@ function protectedUnder(root: string, isHome: boolean): string[] {
 /** Read by git at every command: an absent one is left out (each command would print an error). */
 const READ_AT_EVERY_COMMAND: readonly string[] = ['.git/info/attributes'];
 
-/** Every path the sandbox keeps unwritable for a CLI in `cwd`. */
-export function protectedTargets(cwd: string, home: string, dataDir: string): string[] {
+/** The folders whose protected paths are held: the cwd, the repository root git finds from it, the home. */
+function protectedRoots(cwd: string, home: string): string[] {
   const roots = new Set([resolve(cwd), resolve(home)]);
   const repository = repositoryRoot(resolve(cwd));
   if (repository !== undefined) roots.add(repository);
-  const paths = [...roots].flatMap((root) => protectedUnder(root, root === resolve(home)));
+  return [...roots];
+}
+
+/**
+ * Every path the sandbox keeps unwritable for a CLI in `cwd`. `placeholders`: for the CLI's own sandbox,
+ * which mounts one over an absent path (what that leaves out is above); otherwise every path of the
+ * table, existing or not (the bubblewrap prefix holds those that exist at each command).
+ */
+export function protectedTargets(cwd: string, home: string, dataDir: string, placeholders = true): string[] {
+  const paths = protectedRoots(cwd, home).flatMap((root) =>
+    protectedUnder(root, root === resolve(home), placeholders),
+  );
   return [...new Set([...paths, resolve(dataDir)])];
+}
+
+/**
+ * What git makes of an empty one is what it makes of none: created (empty) in a `.git` folder of the
+ * protected roots where absent, so that the bubblewrap prefix, which holds only what exists, holds them
+ * from the first command (a hook or an attributes file written by a command then fails).
+ */
+const GIT_EMPTY_IS_ABSENT: readonly { path: string; kind: 'dir' | 'file' }[] = [
+  { path: 'hooks', kind: 'dir' },
+  { path: 'modules', kind: 'dir' },
+  { path: 'info/attributes', kind: 'file' },
+  { path: 'config.worktree', kind: 'file' },
+];
+
+function prepareGitFolders(roots: readonly string[]): void {
+  for (const root of roots) {
+    const git = join(root, '.git');
+    if (kindOf(git) !== 'dir') continue;
+    for (const { path, kind } of GIT_EMPTY_IS_ABSENT) {
+      const target = join(git, path);
+      if (kindOf(target) !== 'none') continue;
+      try {
+        if (kind === 'dir') mkdirSync(target, { recursive: true });
+        else {
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, '', { flag: 'wx' });
+        }
+      } catch {
+        // Not ours to make (read-only, raced): the policy still asks for the writes it sees there.
+      }
+    }
+  }
+}
+
+/** The shell the CLI runs its commands with, as the CLI picks it: CLAUDE_CODE_SHELL, a bash or zsh SHELL, bash. */
+function commandShell(env: Readonly<Record<string, string | undefined>>): string {
+  const chosen = env.CLAUDE_CODE_SHELL ?? env.SHELL;
+  if (chosen !== undefined && /\/(?:ba|z)sh$/u.test(chosen)) return chosen;
+  return findOnPath('bash', env.PATH) ?? '/bin/sh';
 }
 
 /** Whether a settings file the CLI reads turns its sandbox on: then its limits are the user's to set. */
@@ -151,9 +205,26 @@ export function confinementOf(
 ): { env: Record<string, string | undefined>; sandbox?: SandboxSettings } {
   const { env: given, sandbox, dataDir } = core.options;
   const env = withGitHardening(given ?? inheritedEnv());
-  if (!sandbox.requested) return { env };
+  const support = sandbox.support;
+  if (!sandbox.requested || support?.available !== true) return { env };
+  const home = env.HOME ?? homedir();
+  if (
+    support.mechanism === 'bubblewrap' &&
+    support.bwrap !== undefined &&
+    !userConfiguresSandbox(cwd, home)
+  ) {
+    const roots = protectedRoots(cwd, home);
+    prepareGitFolders(roots.filter((root) => root !== resolve(home)));
+    env.CLAUDE_CODE_SHELL_PREFIX = writeBubblewrapPrefix(dataDir, {
+      bwrap: support.bwrap,
+      shell: commandShell(env),
+      held: protectedTargets(cwd, home, dataDir, false),
+      innerPrefix: env.CLAUDE_CODE_SHELL_PREFIX,
+    });
+    return { env };
+  }
   return {
     env,
-    sandbox: sandboxSettingsFor({ cwd, dataDir, home: env.HOME, required: sandbox.mode === 'required' }),
+    sandbox: sandboxSettingsFor({ cwd, dataDir, home, required: sandbox.mode === 'required' }),
   };
 }

@@ -110,6 +110,7 @@ export class LiveSession {
   readonly #whenReadEnded = new Promise<void>((resolve) => (this.#readEnded = resolve));
   #finished: Promise<void> | undefined;
   #sessionId: string | undefined;
+  readonly #usesCliSandbox: boolean;
   /** The CLI's pid once it is recorded in the log (undefined: unknown, or not recorded). */
   readonly #recordedPid: Promise<number | undefined>;
   /** Who waits for a subagent to end (stopSubagent), by task id. */
@@ -141,6 +142,9 @@ export class LiveSession {
           ? (launch: CliLaunch) => this.#spawn(launch)
           : undefined;
     const { claudePath, sessionStore: mirror } = core.options;
+    const confinement = confinementOf(core, setup.cwd);
+    // Only a CLI started with its own sandbox says whether that runs (the init's sandbox_enabled).
+    this.#usesCliSandbox = confinement.sandbox !== undefined;
     const options: Options = {
       cwd: setup.cwd,
       // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
@@ -151,7 +155,7 @@ export class LiveSession {
       onWarning: (warning) => core.warn(warning),
       ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),
       // The CLI's own sandbox and git hardened against the repository's files (cli-confinement.ts).
-      ...confinementOf(core, setup.cwd),
+      ...confinement,
       ...(setup.model === null ? {} : { model: setup.model }),
       // A joined process runs already: with a transcript mirror, nothing is to be loaded for it.
       ...(setup.resume === null || (attach !== undefined && mirror !== undefined)
@@ -411,7 +415,8 @@ export class LiveSession {
   #onSystem(frame: Frame, batch: Batch): void {
     switch (frame.subtype) {
       case 'init': {
-        this.#core.options.sandbox.observeInit(frame, (warning) => this.#core.warn(warning));
+        if (this.#usesCliSandbox)
+          this.#core.options.sandbox.observeInit(frame, (warning) => this.#core.warn(warning));
         const sessionId = str(frame.session_id);
         if (sessionId !== null && sessionId !== this.#sessionId) {
           this.#sessionId = sessionId;

@@ -1,16 +1,22 @@
-// Whether the CLI's own sandbox can confine its Bash commands on this machine. The CLI does not fail when
-// it cannot: it warns on stderr and runs every command unconfined (docs/security.md), so the host finds
-// out for itself, once per PATH: on Linux the CLI needs bubblewrap and socat on its PATH and user
-// namespaces that bubblewrap may use (tried with a command that does nothing); on macOS it uses
-// sandbox-exec; elsewhere there is none.
+// Whether the CLIs' Bash commands can be confined on this machine, and by what, found out once per PATH:
+// on Linux, Warden's own bubblewrap prefix (bubblewrap-prefix.ts), which needs `bwrap` on the CLI's PATH
+// and user namespaces it may use (tried with a command that does nothing); on macOS the CLI's own sandbox
+// (sandbox-exec); elsewhere nothing. The CLI's own sandbox does not fail where it cannot run: it warns
+// on stderr and runs every command unconfined (docs/security.md), so the host checks for itself.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+
+/** What confines the commands: Warden's bubblewrap prefix, or the CLI's own sandbox. */
+export type SandboxMechanism = 'bubblewrap' | 'cli';
 
 export interface SandboxSupport {
   readonly available: boolean;
   /** What is missing, when it is not available. */
   readonly reason: string | null;
+  readonly mechanism: SandboxMechanism | null;
+  /** The absolute path of bubblewrap, for the `bubblewrap` mechanism. */
+  readonly bwrap?: string;
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -37,22 +43,22 @@ export function findOnPath(name: string, path: string | undefined): string | und
 }
 
 function probeLinux(path: string | undefined): SandboxSupport {
-  const missing = ['bwrap', 'socat'].filter((name) => findOnPath(name, path) === undefined);
-  if (missing.length > 0)
+  const bwrap = findOnPath('bwrap', path);
+  if (bwrap === undefined)
     return {
       available: false,
-      reason: `${missing.join(' and ')} not found on the CLI's PATH (install the bubblewrap and socat packages)`,
+      reason: "bwrap not found on the CLI's PATH (install the bubblewrap package)",
+      mechanism: null,
     };
-  const bwrap = findOnPath('bwrap', path) ?? 'bwrap';
-  const tried = spawnSync(bwrap, ['--ro-bind', '/', '/', 'true'], {
+  const tried = spawnSync(bwrap, ['--dev-bind', '/', '/', '--ro-bind', '/', '/', 'true'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: PROBE_TIMEOUT_MS,
     encoding: 'utf8',
   });
-  if (tried.status === 0) return { available: true, reason: null };
+  if (tried.status === 0) return { available: true, reason: null, mechanism: 'bubblewrap', bwrap };
   const said = (tried.stderr ?? '').trim().split('\n')[0] ?? '';
   const why = tried.error?.message ?? (said || `exit ${tried.status ?? tried.signal ?? 'unknown'}`);
-  return { available: false, reason: `bubblewrap cannot create a sandbox here (${why})` };
+  return { available: false, reason: `bubblewrap cannot create a sandbox here (${why})`, mechanism: null };
 }
 
 /** Whether the sandbox can run for a CLI with this environment; cached per PATH and platform. */
@@ -68,9 +74,9 @@ export function probeSandbox(
       ? probeLinux(env.PATH)
       : platform === 'darwin'
         ? executable(MACOS_SANDBOX)
-          ? { available: true, reason: null }
-          : { available: false, reason: `${MACOS_SANDBOX} is missing` }
-        : { available: false, reason: `the CLI has no sandbox on ${platform}` };
+          ? { available: true, reason: null, mechanism: 'cli' as const }
+          : { available: false, reason: `${MACOS_SANDBOX} is missing`, mechanism: null }
+        : { available: false, reason: `no sandbox on ${platform}`, mechanism: null };
   cache.set(key, support);
   return support;
 }

@@ -4,10 +4,12 @@
 // The policy reads `enforced` (a thread's CompiledPolicy.osEnforced); the host, the server and
 // `warden status` show it.
 import { SandboxUnavailableError, type WardenError } from '../../protocol/errors.js';
-import type { SandboxSupport } from './sandbox-probe.js';
+import type { SandboxMechanism, SandboxSupport } from './sandbox-probe.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+/** Where the option is not given: the sandbox wherever it can run. */
+export const DEFAULT_SANDBOX_MODE: SandboxMode = 'auto';
 
 /** What the host shows of its sandbox. */
 export interface SandboxStatus {
@@ -16,15 +18,20 @@ export interface SandboxStatus {
   readonly enforced: boolean;
   /** Why not, when not enforced. */
   readonly reason: string | null;
+  /** What holds them: Warden's bubblewrap prefix (Linux) or the CLI's own sandbox (macOS); null when off. */
+  readonly mechanism: SandboxMechanism | null;
 }
 
 export class SandboxState {
   readonly mode: SandboxMode;
+  /** What the probe found; undefined when off. */
+  readonly support: SandboxSupport | undefined;
   #enforced: boolean;
   #reason: string | null;
 
   constructor(mode: SandboxMode, support: SandboxSupport | undefined) {
     this.mode = mode;
+    this.support = mode === 'off' ? undefined : support;
     this.#enforced = mode !== 'off' && support?.available === true;
     this.#reason =
       mode === 'off' ? 'switched off (sandbox: off)' : this.#enforced ? null : (support?.reason ?? 'unknown');
@@ -36,7 +43,8 @@ export class SandboxState {
   }
 
   get status(): SandboxStatus {
-    return { mode: this.mode, enforced: this.#enforced, reason: this.#reason };
+    const mechanism = this.#enforced ? (this.support?.mechanism ?? null) : null;
+    return { mode: this.mode, enforced: this.#enforced, reason: this.#reason, mechanism };
   }
 
   get enforced(): boolean {
