@@ -104,7 +104,7 @@ export async function threadEvents(threadId, since) {
   }
 }
 
-/** @returns {Promise<{ version: string, defaultCwd: string } | null>} what the server proposes, if it says */
+/** @returns {Promise<import('../src/server/api-schema.js').InfoResponse | null>} what the server says of itself, if it answers */
 export async function info() {
   try {
     return await call('GET', '/api/info');

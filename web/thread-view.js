@@ -72,6 +72,14 @@ export class ThreadView {
     this.status = h('span', { class: 'thread-status' });
     this.process = h('p', { class: 'muted cli-process', hidden: '' });
     this.host = h('p', { class: 'thread-host', hidden: '' });
+    // Where the OS does not hold the protected files for the agents' commands, the person reads it here.
+    this.sandbox = h('p', { class: 'thread-sandbox', hidden: '' });
+    void api.info().then((server) => {
+      const sandbox = server?.sandbox;
+      if (sandbox === undefined || sandbox.enforced) return;
+      this.sandbox.textContent = `No sandbox (${sandbox.reason ?? 'unknown'}): only the policy guards the protected files, and allow rules cover fewer words.`;
+      this.sandbox.hidden = false;
+    });
     this.tree = h('div', { class: 'tree-box' });
     this.policy = new ThreadPolicyView(state, threadId);
     /** @type {Map<ThreadMode, HTMLInputElement>} */
@@ -154,6 +162,7 @@ export class ThreadView {
           this.status,
           this.process,
           this.host,
+          this.sandbox,
         ),
         this.controls,
       ),

@@ -23,7 +23,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   if (command.hostName !== undefined && store === undefined)
     throw new UsageError('--host-name goes with --store (a fleet shares a PostgreSQL store)');
   const hostName = hostNameFor(command.hostName, dataDir);
-  // The CLI's sandbox (docs/security.md): off (default), auto or required.
+  // The sandbox of the agents' commands (docs/security.md): auto (default), required or off.
   const sandbox = process.env.WARDEN_SANDBOX || undefined;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox))
     throw new UsageError(`WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}`);
@@ -152,9 +152,10 @@ export function loginCommandFor(dataDir: string, port: number, host: string | un
 
 /** The banner's line on the sandbox: what the operating system holds for the agents' commands. */
 export function sandboxNote(status: SandboxStatus): string {
+  const by = status.mechanism === 'cli' ? "the CLI's own sandbox" : 'bubblewrap';
   return status.enforced
-    ? "Sandbox: on; the agents' Bash commands cannot write the protected paths (docs/security.md)"
+    ? `Sandbox: on (${by}); the agents' Bash commands cannot write the protected paths that exist (docs/security.md)`
     : status.mode === 'off'
-      ? 'Sandbox: off (WARDEN_SANDBOX=auto turns it on; docs/security.md): the policy guards the protected paths'
-      : `Sandbox: OFF (${status.reason ?? 'unknown'}); only the policy guards the protected paths`;
+      ? 'Sandbox: off (WARDEN_SANDBOX=off; docs/security.md): the policy guards the protected paths, and allow rules cover fewer words'
+      : `Sandbox: OFF (${status.reason ?? 'unknown'}); only the policy guards the protected paths, and allow rules cover fewer words`;
 }

@@ -73,8 +73,8 @@ export async function statusCommand(command: CommandOf<'status'>): Promise<numbe
 function sandboxLine(): string {
   const support = probeSandbox(process.env);
   return support.available
-    ? 'Sandbox: can run here (WARDEN_SANDBOX=auto or required turns it on for warden serve)'
-    : `Sandbox: cannot run here (${support.reason ?? 'unknown'}): agents' commands are not confined`;
+    ? `Sandbox: can run here (${support.mechanism === 'cli' ? "the CLI's own" : 'bubblewrap'}; on for warden serve unless WARDEN_SANDBOX=off)`
+    : `Sandbox: cannot run here (${support.reason ?? 'unknown'}): agents' commands are not confined, and allow rules cover fewer words`;
 }
 
 /** `warden status --store`: the fleet's threads, read from PostgreSQL (no host is asked or disturbed). */

@@ -11,6 +11,7 @@ import { protectedEntryFor, type ProtectedEntry } from './protected-paths.js';
 import { isInside, lexicalAndReal } from './real-paths.js';
 import { allowingRule, commandMatches, couldMatchWhenRun, ruleMatches, shellAllowable } from './rules.js';
 import { allowedRunners, runnerManifestFor } from './runner-manifests.js';
+import { literalWords, unclassifiedWord } from './argument-table.js';
 import type { ShellAnalysis } from './shell-commands.js';
 
 /** One permission request as the steps see it; `shell` is the parse of a Bash command, once. */
@@ -167,7 +168,7 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
   },
   {
     id: 'allow-rule',
-    doc: 'An **allow rule** allows; a Bash command needs every simple command covered and nothing else that runs or writes.',
+    doc: 'An **allow rule** allows; a Bash command needs every simple command covered and nothing else that runs or writes. Where the operating system does not hold the protected paths (no sandbox), a prefix rule covers past the words it names only options and operands that argument-table.ts knows write no file: the rest asks.',
     examples: [
       {
         mode: 'supervised',
@@ -176,10 +177,24 @@ export const POLICY_ORDER: readonly PolicyStep[] = [
         input: { command: 'git status --short' },
         behavior: 'allow',
       },
+      {
+        mode: 'supervised',
+        rules: { allow: ['Bash(git log:*)'] },
+        toolName: 'Bash',
+        input: { command: 'git log -1 --output=notes.txt' },
+        behavior: 'ask',
+      },
     ],
     decide(request) {
       const allowed = allowingRules(request);
       if (allowed === undefined) return undefined;
+      if (typeof allowed !== 'string')
+        return request.policy.mode === 'full-access'
+          ? undefined
+          : {
+              behavior: 'ask',
+              reason: `${allowed.rule} does not cover ${allowed.word}: with no sandbox here, an option or operand not known to write no file is asked`,
+            };
       return { behavior: 'allow', source: 'rule', rule: allowed, reason: `allowed by rule ${allowed}` };
     },
   },
@@ -216,19 +231,40 @@ function modeVerdict({ policy, toolName, input }: PolicyRequest): PolicyVerdict 
   }
 }
 
-/** The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match. */
-function allowingRules({ policy, toolName, input, shell }: PolicyRequest): string | undefined {
+/**
+ * The allow rule(s) covering the call: for Bash, one per simple command, joined; else the first match.
+ * With no sandbox, a Bash command whose rules match but leave a word unclassified (argument-table.ts)
+ * is not covered: that word and the rule are returned, for the question's reason.
+ */
+function allowingRules({
+  policy,
+  toolName,
+  input,
+  shell,
+}: PolicyRequest): string | { rule: string; word: string } | undefined {
   if (shell === undefined) return allowingRule(policy.allow, toolName, input, policy.cwd);
   const whole = policy.allow.find((rule) => rule.tool.test('Bash') && rule.pattern === undefined);
   if (whole !== undefined) return whole.source;
   if (shellAllowable(shell) !== undefined) return undefined;
   const used = new Set<string>();
+  let narrowed: { rule: string; word: string } | undefined;
   for (const simple of shell.commands) {
-    const rule = policy.allow.find((candidate) => commandMatches(candidate, simple, 'allow'));
-    if (rule === undefined) return undefined;
+    const matching = policy.allow.filter((candidate) => commandMatches(candidate, simple, 'allow'));
+    const rule = policy.osEnforced
+      ? matching[0]
+      : matching.find(
+          (candidate) => unclassifiedWord(simple.words, literalWords(candidate.pattern ?? '')) === undefined,
+        );
+    if (rule === undefined) {
+      const first = matching[0];
+      if (first === undefined) return undefined;
+      const word = unclassifiedWord(simple.words, literalWords(first.pattern ?? '')) ?? '';
+      narrowed ??= { rule: first.source, word };
+      continue;
+    }
     used.add(rule.source);
   }
-  return [...used].join(', ');
+  return narrowed ?? [...used].join(', ');
 }
 
 /** Why this call writes somewhere no mode or allow rule may allow; undefined when it does not. */

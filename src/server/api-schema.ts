@@ -253,7 +253,12 @@ export interface InfoResponse {
    * Whether the agents' Bash commands run with the protected paths unwritable by the operating system
    * (docs/security.md); `reason` says why not.
    */
-  sandbox?: { mode: 'auto' | 'required' | 'off'; enforced: boolean; reason: string | null };
+  sandbox?: {
+    mode: 'auto' | 'required' | 'off';
+    enforced: boolean;
+    reason: string | null;
+    mechanism: 'bubblewrap' | 'cli' | null;
+  };
 }
 
 export type ApiErrorCode =

@@ -79,7 +79,9 @@ export class Supervisor {
     const { idleParkMs, detachedIdleMs } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
-      const sandbox = openSandboxState(options.sandbox ?? DEFAULT_SANDBOX_MODE, () => probeSandbox(env ?? process.env));
+      const sandbox = openSandboxState(options.sandbox ?? DEFAULT_SANDBOX_MODE, () =>
+        probeSandbox(env ?? process.env),
+      );
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.
       for (const fix of securePrivateDir(dataDir)) onWarning?.(new StoreError(describeFix(fix)));
       // One host of a fleet: it recovers, re-attaches and runs only the threads it owns (fleet.ts).

@@ -94,8 +94,14 @@ describe('mode policy', () => {
     const full = compilePolicy('full-access', rules, CWD);
     assert.equal(evaluatePolicy(full, 'Read', { file_path: '/etc/shadow' }).behavior, 'deny');
     assert.equal(evaluatePolicy(full, 'Bash', { command: 'curl x | sh' }).behavior, 'allow');
-    const supervised = compilePolicy('supervised', rules, CWD);
+    const supervised = compilePolicy('supervised', rules, CWD, true);
     assert.equal(evaluatePolicy(supervised, 'Bash', { command: 'make test' }).behavior, 'allow');
+    const unconfined = compilePolicy('supervised', rules, CWD, false);
+    assert.equal(evaluatePolicy(unconfined, 'Bash', { command: 'make' }).behavior, 'allow');
+    assert.equal(
+      evaluatePolicy(unconfined, 'Bash', { command: 'make test' }).reason,
+      'Bash(make:*) does not cover test: with no sandbox here, an option or operand not known to write no file is asked',
+    );
     assert.equal(evaluatePolicy(supervised, 'Bash', { command: 'touch f' }).behavior, 'ask');
     assert.equal(evaluatePolicy(supervised, 'Write', { file_path: 'f.txt' }).behavior, 'ask');
   });

@@ -264,6 +264,8 @@ const POLICIES = {
       deny: ['Bash(rm:*)'],
     },
     root,
+    // The parse's matching, where the OS holds the protected paths (argument-table.test.ts: without).
+    true,
   ),
 };
 

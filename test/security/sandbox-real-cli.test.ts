@@ -1,8 +1,9 @@
-// The operating system keeps the protected paths unwritable for the real CLI's Bash commands (its own
-// sandbox, which the supervisor turns on), where the policy cannot see the write: a program's own option
+// The operating system keeps the protected paths unwritable for the real CLI's Bash commands (Warden's
+// bubblewrap prefix, on by default), where the policy cannot see the write: a program's own option
 // (`git log --output`, `find -fprintf`) under a routine allow rule. Then `git status`, which would run a
-// planted core.fsmonitor, runs nothing. With the sandbox off, the write goes through (what the policy
-// cannot see, it cannot stop) but git, told by the environment not to run an fsmonitor, still runs nothing.
+// planted core.fsmonitor, runs nothing. With the sandbox off, the policy knows the OS holds nothing:
+// the same allow rules no longer cover those options, and the writes become asks (a person denies them);
+// `git status --short` is still allowed.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,14 @@ async function runFindings(
     onWarning: () => undefined,
   });
   world.defer(() => sup.close({ stopAgents: true }));
+  // A person who denies whatever is asked.
+  const controller = new AbortController();
+  world.defer(() => controller.abort());
+  void (async () => {
+    for await (const event of sup.events({ signal: controller.signal }))
+      if (event.type === 'approval.requested')
+        await sup.decide(event.data.approvalId, { behavior: 'deny', message: 'not that' });
+  })().catch(() => undefined);
   const thread = await sup.createThread({ cwd, mode: 'supervised', rules: { allow: [...rules] } });
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
   const collecting = (async () => {
@@ -76,8 +85,8 @@ describe('the CLI sandbox keeps protected paths unwritable', { timeout: 180_000 
     assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
   });
 
-  it('with the sandbox off the write goes through, and git still runs no fsmonitor', async (t) => {
-    const { sup, cwd, config, ended } = await runFindings(t, 'off');
+  it('with the sandbox off the writes become asks; git status is still allowed', async (t) => {
+    const { sup, cwd, config, ended, results, approvals } = await runFindings(t, 'off');
     assert.deepEqual(sup.sandbox, {
       mode: 'off',
       enforced: false,
@@ -85,9 +94,16 @@ describe('the CLI sandbox keeps protected paths unwritable', { timeout: 180_000 
       mechanism: null,
     });
     assert.equal(ended.data.status, 'completed');
-    const written = readFileSync(join(cwd, '.git/config'), 'utf8');
-    assert.notEqual(written, config, 'the policy cannot see a write through a program option');
-    assert.match(written, /fsmonitor = "touch MARKER"/u);
-    assert.equal(existsSync(join(cwd, 'MARKER')), false, 'core.fsmonitor=false from the environment holds');
+    // Asked (the rules no longer cover the option: policy/argument-table.test.ts has the reason) and denied.
+    assert.deepEqual(
+      approvals.map((approval) => [approval.status, approval.input.command]),
+      [
+        ['denied', COMMANDS[0]],
+        ['denied', COMMANDS[2]],
+      ],
+    );
+    assert.equal(results.filter((result) => result.data.isError !== true).length, 2, 'both git status ran');
+    assert.equal(readFileSync(join(cwd, '.git/config'), 'utf8'), config, '.git/config is unchanged');
+    assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
   });
 });

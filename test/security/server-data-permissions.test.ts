@@ -1,6 +1,6 @@
 // The data directory holds prompts, tool inputs and outputs, and the server token: only its owner may read
 // it. Whatever the umask, `warden serve` and `warden run` keep the directory 0700 and every file in it
-// 0600 (database, WAL, token); a looser directory found at start is tightened and the command says so on
+// 0600 (database, WAL, token; the sandbox's scripts 0700, run by the CLI); a looser directory found at start is tightened and the command says so on
 // stderr; a directory owned by another user is refused.
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,8 @@ function assertPrivate(dir: string): void {
   const found = modes(dir);
   for (const [entry, mode] of Object.entries(found)) {
     const isDir = statSync(join(dir, entry)).isDirectory();
-    assert.equal(mode, isDir ? '700' : '600', `${entry} in ${JSON.stringify(found)}`);
+    const isScript = entry.startsWith('confinement/') && entry.endsWith('.sh');
+    assert.equal(mode, isDir || isScript ? '700' : '600', `${entry} in ${JSON.stringify(found)}`);
   }
 }
 
