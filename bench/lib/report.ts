@@ -195,6 +195,8 @@ function howToRun(): string[] {
       'benchmark 9 one host with the real CLI and the mock model, benchmark 10 two fleet hosts and one SQLite host ' +
       'whose CLI is a stand-in process timing when it reads each decision (`bench/fleet/`). ' +
       'The other top-level scripts in `bench/` ' +
-      'are standalone probes (each says how to run it in its header), not part of this comparison.',
+      'are standalone probes (each says how to run it in its header), not part of this comparison: ' +
+      '`bench/sandbox-cost.ts`, for one, measures the sandbox’s cost per CLI start-up and per Bash call ' +
+      '(figures in docs/security.md).',
   ];
 }
