@@ -125,7 +125,9 @@ for (const mechanism of ['bubblewrap', 'cli'] as const) {
         } else
           for (const { target } of WRITES) {
             const held = heldPathOf(target);
-            if (held === undefined || existsSync(resolveTarget(held.path))) continue;
+            // `.claude` the supervisor makes itself before the CLI starts (cli-confinement.ts).
+            if (held === undefined || held.path === '.claude' || existsSync(resolveTarget(held.path)))
+              continue;
             if (held.dir) mkdirSync(resolveTarget(held.path));
             else writeFileSync(resolveTarget(held.path), 'as the person wrote it\n');
           }
@@ -165,9 +167,9 @@ for (const mechanism of ['bubblewrap', 'cli'] as const) {
           const now = snapshot(resolveTarget(target));
           const was = before.get(target) ?? null;
           // An absent path may be left as the empty placeholder the CLI's sandbox mounted over it (or
-          // the folder of its own `.cc-writes`).
+          // the folder of its own `.cc-writes`), and `.claude` as the empty folder the supervisor made.
           const placeholder = was === null && (now === '' || now === '[]');
-          return now !== was && !(mechanism === 'cli' && placeholder);
+          return now !== was && !((mechanism === 'cli' || target === '.claude') && placeholder);
         });
         assert.deepEqual(changed, [], 'no protected path changed');
         assert.equal(existsSync(join(cwd, 'MARKER')), false);

@@ -2,7 +2,7 @@
 // sandbox's denyWrite list from the protected-path table, git hardened through the environment, and the
 // host's sandbox state.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import { SandboxUnavailableError } from '../../src/protocol/errors.js';
 import { PROTECTED_PATHS, osProtectedPaths } from '../../src/policy/protected-paths.js';
 import {
   GIT_HARDENING,
+  prepareHeldPaths,
   protectedTargets,
   sandboxSettingsFor,
   withGitHardening,
@@ -179,5 +180,24 @@ describe('SandboxState', () => {
       mechanism: null,
     });
     assert.equal(new SandboxState('off', undefined).requested, false);
+  });
+});
+
+describe('prepareHeldPaths', () => {
+  it('makes .claude and the parts of .git an empty one of which is none, and leaves what exists', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-held-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), 'kept');
+    const bare = join(dir, 'elsewhere');
+    mkdirSync(bare);
+    prepareHeldPaths([dir, bare]);
+    assert.equal(readFileSync(join(dir, '.git', 'hooks', 'pre-commit'), 'utf8'), 'kept');
+    assert.equal(statSync(join(dir, '.claude')).isDirectory(), true);
+    assert.equal(statSync(join(dir, '.git', 'modules')).isDirectory(), true);
+    assert.equal(readFileSync(join(dir, '.git', 'info', 'attributes'), 'utf8'), '');
+    assert.equal(readFileSync(join(dir, '.git', 'config.worktree'), 'utf8'), '');
+    assert.equal(statSync(join(bare, '.claude')).isDirectory(), true);
+    assert.equal(existsSync(join(bare, '.git')), false, 'no repository is made where there is none');
   });
 });

@@ -108,23 +108,29 @@ export function protectedTargets(cwd: string, home: string, dataDir: string, pla
 }
 
 /**
- * What git makes of an empty one is what it makes of none: created (empty) in a `.git` folder of the
- * protected roots where absent, so that the bubblewrap prefix, which holds only what exists, holds them
- * from the first command (a hook or an attributes file written by a command then fails).
+ * Absent protected paths the bubblewrap prefix, which holds only what exists, should hold from the first
+ * command, made (empty) before the CLI starts in the cwd and the repository root:
+ * - `.claude/`: the CLI reads its settings there while it runs, so a settings file a command creates
+ *   (`permissions.allow`, `env`) would change what the CLI allows by itself; an empty folder changes
+ *   nothing, and the CLI itself (outside the sandbox) still writes there;
+ * - in a `.git` folder, what git makes of an empty one what it makes of none: `hooks/`, `modules/`,
+ *   `info/attributes`, `config.worktree`.
  */
-const GIT_EMPTY_IS_ABSENT: readonly { path: string; kind: 'dir' | 'file' }[] = [
-  { path: 'hooks', kind: 'dir' },
-  { path: 'modules', kind: 'dir' },
-  { path: 'info/attributes', kind: 'file' },
-  { path: 'config.worktree', kind: 'file' },
+const HELD_FROM_THE_START: readonly { path: string; kind: 'dir' | 'file'; inGit: boolean }[] = [
+  { path: '.claude', kind: 'dir', inGit: false },
+  { path: 'hooks', kind: 'dir', inGit: true },
+  { path: 'modules', kind: 'dir', inGit: true },
+  { path: 'info/attributes', kind: 'file', inGit: true },
+  { path: 'config.worktree', kind: 'file', inGit: true },
 ];
 
-function prepareGitFolders(roots: readonly string[]): void {
+export function prepareHeldPaths(roots: readonly string[]): void {
   for (const root of roots) {
     const git = join(root, '.git');
-    if (kindOf(git) !== 'dir') continue;
-    for (const { path, kind } of GIT_EMPTY_IS_ABSENT) {
-      const target = join(git, path);
+    const gitIsDir = kindOf(git) === 'dir';
+    for (const { path, kind, inGit } of HELD_FROM_THE_START) {
+      if (inGit && !gitIsDir) continue;
+      const target = join(inGit ? git : root, path);
       if (kindOf(target) !== 'none') continue;
       try {
         if (kind === 'dir') mkdirSync(target, { recursive: true });
@@ -214,7 +220,7 @@ export function confinementOf(
     !userConfiguresSandbox(cwd, home)
   ) {
     const roots = protectedRoots(cwd, home);
-    prepareGitFolders(roots.filter((root) => root !== resolve(home)));
+    prepareHeldPaths(roots.filter((root) => root !== resolve(home)));
     env.CLAUDE_CODE_SHELL_PREFIX = writeBubblewrapPrefix(dataDir, {
       bwrap: support.bwrap,
       shell: commandShell(env),
