@@ -5,7 +5,9 @@
 // The tests run the Claude Code CLI bundled with Warden (pinnedClaudePath). Without filters, test/e2e then
 // runs once more on every older CLI the package pins as a devDependency alias `claude-code-<version>`
 // (WARDEN_TEST_CLI=<version> selects it), so Warden keeps working with the CLI a user happens to have;
-// that pass leaves out the files about the `warden` command and the fleet (BUNDLED_CLI_ONLY).
+// that pass leaves out the files about the `warden` command and the fleet (BUNDLED_CLI_ONLY), and runs
+// with the sandbox off (WARDEN_SANDBOX=off): the first pass has it on wherever bubblewrap runs, so the
+// e2e suite runs both with and without it.
 // With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default);
 // WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes.
 //
@@ -68,7 +70,11 @@ if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
       !BUNDLED_CLI_ONLY.some((prefix) => file.startsWith(join('test', 'e2e', prefix))),
   );
   for (const version of olderClis()) {
-    passes.push({ label: `test/e2e again, CLI ${version}`, files: e2e, env: { WARDEN_TEST_CLI: version } });
+    passes.push({
+      label: `test/e2e again, CLI ${version}, sandbox off`,
+      files: e2e,
+      env: { WARDEN_TEST_CLI: version, WARDEN_SANDBOX: 'off' },
+    });
   }
 }
 const postgresEnv = await sharedPostgres(files);

@@ -3,7 +3,7 @@
 import { createServer } from '../server/index.js';
 import { describeServer, isPostgresUrl } from '../store/store-target.js';
 import { Supervisor, type LeftRunning, type SandboxStatus } from '../supervisor/index.js';
-import { SANDBOX_MODES, type SandboxMode } from '../supervisor/runtime/sandbox-state.js';
+import { defaultSandboxMode, type SandboxMode } from '../supervisor/runtime/sandbox-state.js';
 import { UsageError, type Command } from './args/index.js';
 import { defaultDataDir, storeHint } from './data-dir.js';
 import { hostNameFor } from './host-name.js';
@@ -23,10 +23,13 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
   if (command.hostName !== undefined && store === undefined)
     throw new UsageError('--host-name goes with --store (a fleet shares a PostgreSQL store)');
   const hostName = hostNameFor(command.hostName, dataDir);
-  // The sandbox of the agents' commands (docs/security.md): auto (default), required or off.
-  const sandbox = process.env.WARDEN_SANDBOX || undefined;
-  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox))
-    throw new UsageError(`WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}`);
+  // The sandbox of the agents' commands (docs/security.md): WARDEN_SANDBOX, auto (default), required or off.
+  let sandbox: SandboxMode;
+  try {
+    sandbox = defaultSandboxMode();
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const shutdown = onShutdown();
   let supervisor: Supervisor | undefined;
   let server: Awaited<ReturnType<typeof createServer>> | undefined;
@@ -37,7 +40,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       onWarning: (warning) => process.stderr.write(`warden: ${warning.message}\n`),
       ...(command.claude === undefined ? {} : { claudePath: command.claude }),
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
-      ...(sandbox === undefined ? {} : { sandbox: sandbox as SandboxMode }),
+      sandbox,
       ...(command.detachedIdleMs === undefined ? {} : { detachedIdleMs: command.detachedIdleMs }),
     });
     const { recovered } = supervisor;

@@ -27,7 +27,7 @@ import { openHostStore } from './fleet/host-store.js';
 import { RemoteCommands } from './fleet/remote-commands.js';
 import { ThreadCommands } from './runtime/thread-commands.js';
 import { probeSandbox } from './runtime/sandbox-probe.js';
-import { DEFAULT_SANDBOX_MODE, openSandboxState, type SandboxStatus } from './runtime/sandbox-state.js';
+import { defaultSandboxMode, openSandboxState, type SandboxStatus } from './runtime/sandbox-state.js';
 import { Threads } from './runtime/threads.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
@@ -79,7 +79,7 @@ export class Supervisor {
     const { idleParkMs, detachedIdleMs } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
-      const sandbox = openSandboxState(options.sandbox ?? DEFAULT_SANDBOX_MODE, () =>
+      const sandbox = openSandboxState(options.sandbox ?? defaultSandboxMode(), () =>
         probeSandbox(env ?? process.env),
       );
       // Private to this user (0700/0600); what had to be tightened is said, a foreign owner refused.

@@ -82,7 +82,8 @@ export interface SupervisorOptions {
    * (docs/security.md): on Linux Warden's own bubblewrap prefix, on macOS the CLI's own sandbox.
    * `auto` (default): on where it can run, and where it cannot a warning (SandboxUnavailableError),
    * `sandbox.enforced` false and a stricter policy; `required`: open() refuses (SandboxUnavailableError)
-   * where it cannot run; `off`: not used (the policy is then the stricter one too).
+   * where it cannot run; `off`: not used (the policy is then the stricter one too). Not given: the
+   * `WARDEN_SANDBOX` environment variable of the host's process when set, else `auto`.
    */
   sandbox?: 'auto' | 'required' | 'off';
   /**

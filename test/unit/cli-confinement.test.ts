@@ -16,7 +16,11 @@ import {
   sandboxSettingsFor,
   withGitHardening,
 } from '../../src/supervisor/runtime/cli-confinement.js';
-import { SandboxState, openSandboxState } from '../../src/supervisor/runtime/sandbox-state.js';
+import {
+  SandboxState,
+  defaultSandboxMode,
+  openSandboxState,
+} from '../../src/supervisor/runtime/sandbox-state.js';
 
 function scratch(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'warden-confine-'));
@@ -199,5 +203,18 @@ describe('prepareHeldPaths', () => {
     assert.equal(readFileSync(join(dir, '.git', 'config.worktree'), 'utf8'), '');
     assert.equal(statSync(join(bare, '.claude')).isDirectory(), true);
     assert.equal(existsSync(join(bare, '.git')), false, 'no repository is made where there is none');
+  });
+});
+
+describe('defaultSandboxMode', () => {
+  it('is WARDEN_SANDBOX when set, else auto; anything else is a TypeError', () => {
+    assert.equal(defaultSandboxMode({}), 'auto');
+    assert.equal(defaultSandboxMode({ WARDEN_SANDBOX: '' }), 'auto');
+    assert.equal(defaultSandboxMode({ WARDEN_SANDBOX: 'off' }), 'off');
+    assert.equal(defaultSandboxMode({ WARDEN_SANDBOX: 'required' }), 'required');
+    assert.throws(() => defaultSandboxMode({ WARDEN_SANDBOX: 'yes' }), {
+      name: 'TypeError',
+      message: 'WARDEN_SANDBOX must be one of auto, required, off, not "yes"',
+    });
   });
 });

@@ -11,6 +11,23 @@ export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off']
 /** Where the option is not given: the sandbox wherever it can run. */
 export const DEFAULT_SANDBOX_MODE: SandboxMode = 'auto';
 
+/**
+ * The mode where the option is not given: `WARDEN_SANDBOX` when set (as `warden serve` reads it; the
+ * test runner's older-CLI pass sets `off`), else DEFAULT_SANDBOX_MODE. A value that is not a mode is a
+ * TypeError, not a silent default.
+ */
+export function defaultSandboxMode(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SandboxMode {
+  const given = env.WARDEN_SANDBOX;
+  if (given === undefined || given === '') return DEFAULT_SANDBOX_MODE;
+  if (!(SANDBOX_MODES as readonly string[]).includes(given))
+    throw new TypeError(
+      `WARDEN_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}, not ${JSON.stringify(given)}`,
+    );
+  return given as SandboxMode;
+}
+
 /** What the host shows of its sandbox. */
 export interface SandboxStatus {
   readonly mode: SandboxMode;
