@@ -1,7 +1,8 @@
 // Finding 1 of the third security review, against the real CLI: in auto-edits the agent writes a git
 // directory made of ordinary files (`HEAD`, `config` naming an fsmonitor and a work tree, `objects/`,
 // `refs/`) into a folder of the cwd — no protected name among them, so the mode allows each write — and
-// a person approves what reads as a plain `git -C planted status`. Git would take that folder for a
+// a person approves what reads as a plain `git -C planted status` (or a supervised thread has rules for
+// both). Git would take that folder for a
 // repository and run the fsmonitor (the first check shows it does, outside Warden); every CLI Warden
 // starts has `safe.bareRepository=explicit` and `core.fsmonitor=false` in its environment, so git
 // refuses the folder and nothing runs, with the sandbox on and off.
@@ -25,7 +26,16 @@ const PLANTED: Readonly<Record<string, string>> = {
 };
 const STATUS = 'git -C planted status --short';
 
-async function plant(t: TestContext, sandbox: 'auto' | 'off') {
+/** A thread that lets the writes happen: auto-edits, or supervised with rules a person wrote for them. */
+const THREADS = {
+  'auto-edits': { mode: 'auto-edits', rules: { allow: [] } },
+  supervised: {
+    mode: 'supervised',
+    rules: { allow: ['Write(planted/**)', 'Bash(git -C planted status:*)'] },
+  },
+} as const;
+
+async function plant(t: TestContext, sandbox: 'auto' | 'off', kind: keyof typeof THREADS) {
   let track = scenario().on('plant');
   for (const [file_path, content] of Object.entries(PLANTED))
     track = track.callTool('Write', { file_path, content });
@@ -43,7 +53,8 @@ async function plant(t: TestContext, sandbox: 'auto' | 'off') {
     onWarning: () => undefined,
   });
   world.defer(() => sup.close({ stopAgents: true }));
-  const thread = await sup.createThread({ cwd, mode: 'auto-edits' });
+  const { mode, rules } = THREADS[kind];
+  const thread = await sup.createThread({ cwd, mode, rules: { allow: [...rules.allow] } });
   const controller = new AbortController();
   world.defer(() => controller.abort());
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
@@ -78,22 +89,25 @@ describe('a git directory made of ordinary files runs nothing', { timeout: 180_0
     assert.equal(existsSync(join(dir, 'MARKER')), true, 'git ran the planted fsmonitor');
   });
 
-  for (const sandbox of ['auto', 'off'] as const)
-    it(`in auto-edits, with the status approved (sandbox ${sandbox})`, async (t) => {
-      const { cwd, ended, approvals, results } = await plant(t, sandbox);
-      assert.equal(ended.data.status, 'completed');
-      assert.deepEqual(
-        approvals.map((approval) => [approval.toolName, approval.status]),
-        [['Bash', 'allowed']],
-        'the writes were allowed by the mode; the status was asked and approved',
-      );
-      for (const path of Object.keys(PLANTED)) assert.equal(existsSync(join(cwd, path)), true, path);
-      const status = results.at(-1);
-      assert.match(
-        status?.data.text ?? '',
-        /cannot use bare repository .*safe\.bareRepository is 'explicit'/u,
-      );
-      assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
-      assert.equal(existsSync(join(cwd, 'planted', 'MARKER')), false);
-    });
+  for (const kind of ['auto-edits', 'supervised'] as const)
+    for (const sandbox of ['auto', 'off'] as const)
+      it(`in ${kind}, with whatever is asked approved (sandbox ${sandbox})`, async (t) => {
+        const { cwd, ended, approvals, results } = await plant(t, sandbox, kind);
+        assert.equal(ended.data.status, 'completed');
+        // The writes are allowed (by the mode, or the rule); the status is asked, and approved — except
+        // under the rule where the OS holds the protected paths (with no sandbox its `--short` is asked).
+        const asked = kind === 'supervised' && sandbox === 'auto' ? [] : [['Bash', 'allowed']];
+        assert.deepEqual(
+          approvals.map((approval) => [approval.toolName, approval.status]),
+          asked,
+        );
+        for (const path of Object.keys(PLANTED)) assert.equal(existsSync(join(cwd, path)), true, path);
+        const status = results.at(-1);
+        assert.match(
+          status?.data.text ?? '',
+          /cannot use bare repository .*safe\.bareRepository is 'explicit'/u,
+        );
+        assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
+        assert.equal(existsSync(join(cwd, 'planted', 'MARKER')), false);
+      });
 });

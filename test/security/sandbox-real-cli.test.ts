@@ -27,6 +27,7 @@ const RULES = ['Bash(git log:*)', 'Bash(git status:*)', 'Bash(find:*)'];
 async function runFindings(
   t: TestContext,
   sandbox: 'auto' | 'off',
+  mode: 'supervised' | 'auto-edits' = 'supervised',
   { commands = COMMANDS, rules = RULES }: { commands?: readonly string[]; rules?: readonly string[] } = {},
 ) {
   let track = scenario().on('plant');
@@ -51,7 +52,7 @@ async function runFindings(
       if (event.type === 'approval.requested')
         await sup.decide(event.data.approvalId, { behavior: 'deny', message: 'not that' });
   })().catch(() => undefined);
-  const thread = await sup.createThread({ cwd, mode: 'supervised', rules: { allow: [...rules] } });
+  const thread = await sup.createThread({ cwd, mode, rules: { allow: [...rules] } });
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
   const collecting = (async () => {
     for await (const event of sup.events({ signal: AbortSignal.timeout(90_000) })) {
@@ -66,24 +67,25 @@ async function runFindings(
   return { sup, cwd, config, ended, results, approvals };
 }
 
-describe('the CLI sandbox keeps protected paths unwritable', { timeout: 180_000 }, () => {
-  it('git log --output and find -fprintf cannot write .git/config; git status runs no fsmonitor', async (t) => {
-    if (!probeSandbox(process.env).available) return t.skip('the sandbox cannot run on this machine');
-    const { sup, cwd, config, ended, results, approvals } = await runFindings(t, 'auto');
-    assert.equal(sup.sandbox.enforced, true);
-    assert.equal(ended.data.status, 'completed');
-    assert.deepEqual(approvals, [], 'the allow rules allowed every call: only the OS stood in the way');
-    const [gitLog, , find] = results;
-    assert.match(
-      gitLog?.data.text ?? '',
-      /could not open '\.git\/config' for writing: Read-only file system/u,
-    );
-    assert.match(find?.data.text ?? '', /Read-only file system/u);
-    for (const result of results)
-      assert.doesNotMatch(result.data.text, /bashrc: Permission denied/u, 'no error before each command');
-    assert.equal(readFileSync(join(cwd, '.git/config'), 'utf8'), config, '.git/config is unchanged');
-    assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
-  });
+describe('the sandbox keeps protected paths unwritable', { timeout: 180_000 }, () => {
+  for (const mode of ['supervised', 'auto-edits'] as const)
+    it(`git log --output and find -fprintf cannot write .git/config; git status runs no fsmonitor (${mode})`, async (t) => {
+      if (!probeSandbox(process.env).available) return t.skip('the sandbox cannot run on this machine');
+      const { sup, cwd, config, ended, results, approvals } = await runFindings(t, 'auto', mode);
+      assert.equal(sup.sandbox.enforced, true);
+      assert.equal(ended.data.status, 'completed');
+      assert.deepEqual(approvals, [], 'the allow rules allowed every call: only the OS stood in the way');
+      const [gitLog, , find] = results;
+      assert.match(
+        gitLog?.data.text ?? '',
+        /could not open '\.git\/config' for writing: Read-only file system/u,
+      );
+      assert.match(find?.data.text ?? '', /Read-only file system/u);
+      for (const result of results)
+        assert.doesNotMatch(result.data.text, /bashrc: Permission denied/u, 'no error before each command');
+      assert.equal(readFileSync(join(cwd, '.git/config'), 'utf8'), config, '.git/config is unchanged');
+      assert.equal(existsSync(join(cwd, 'MARKER')), false, 'no fsmonitor ran');
+    });
 
   it('with the sandbox off the writes become asks; git status is still allowed', async (t) => {
     const { sup, cwd, config, ended, results, approvals } = await runFindings(t, 'off');
