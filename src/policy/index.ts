@@ -7,6 +7,7 @@ export {
   decidingStep,
   evaluatePolicy,
   protectedWriteReason,
+  requestVerdict,
   validateMode,
   validateRules,
   type CliContext,
@@ -29,6 +30,19 @@ export {
   type ToolCallContext,
 } from './can-use-tool.js';
 export { QUESTIONS_FOR_A_PERSON, askingPersonQuestions } from './person-questions.js';
+export {
+  changedPolicy,
+  describeSimulation,
+  simulatePolicy,
+  validatePolicyChange,
+  type PastOutcome,
+  type PolicyChange,
+  type RecordedRequest,
+  type SimulatedRequest,
+  type Simulation,
+  type SimulationSummary,
+  type ThreadPolicy,
+} from './simulate.js';
 export {
   PROTECTED_GROUPS,
   PROTECTED_PATHS,

@@ -9,6 +9,7 @@ import { THREAD_MODES } from '../store/records.js';
 import { POLICY_ORDER, type PolicyStepId } from './order.js';
 import { compileRule } from './rules.js';
 import { analyzeShell } from './shell-commands.js';
+import { askingPersonQuestions } from './person-questions.js';
 import type { CliContext, CompiledPolicy, PolicyVerdict } from './verdict.js';
 
 export { EDIT_TOOLS } from './cli-verdict.js';
@@ -122,4 +123,15 @@ export function coveredByAllowRules(
 function stringField(input: Record<string, unknown>, key: string): string | undefined {
   const value = input[key];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The verdict a request gets live: the deciding step, with questions for a person always asked. */
+export function requestVerdict(
+  policy: CompiledPolicy,
+  toolName: string,
+  input: Record<string, unknown>,
+  cli: CliContext = {},
+): { step: PolicyStepId; verdict: PolicyVerdict } {
+  const decided = decidingStep(policy, toolName, input, cli);
+  return { step: decided.step, verdict: askingPersonQuestions(toolName, decided.verdict) };
 }

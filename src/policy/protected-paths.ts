@@ -451,8 +451,21 @@ const COMPILED = PROTECTED_PATHS.map((entry) => ({
   segments: entry.path.split('/').map(compileSegment),
 }));
 
+/** Answers already worked out, by path (the function is pure); dropped whole when full. */
+const entryOf = new Map<string, ProtectedEntry | null>();
+const ENTRIES_KEPT = 4096;
+
 /** The first table entry `path` falls under, or undefined. `path` may be absolute or relative. */
 export function protectedEntryFor(path: string): ProtectedEntry | undefined {
+  const known = entryOf.get(path);
+  if (known !== undefined) return known ?? undefined;
+  const found = findEntry(path);
+  if (entryOf.size >= ENTRIES_KEPT) entryOf.clear();
+  entryOf.set(path, found ?? null);
+  return found;
+}
+
+function findEntry(path: string): ProtectedEntry | undefined {
   const segments = path
     .split(/[/\\]+/u)
     .filter((s) => s !== '')

@@ -9,12 +9,43 @@ export function within(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-export function realOrSelf(path: string): string {
+/**
+ * While set, what the filesystem said of each path, for a run over many requests at one moment (a
+ * simulation over the log): each path is looked up once. Null: it could not be resolved.
+ */
+let remembered: Map<string, string | null> | undefined;
+let rememberedLinks: Map<string, string | null> | undefined;
+
+/** Runs `fn` with each path's real path looked up once (nested calls share the outer memory). */
+export function withRememberedPaths<T>(fn: () => T): T {
+  const outer = remembered;
+  const outerLinks = rememberedLinks;
+  remembered = outer ?? new Map();
+  rememberedLinks = outerLinks ?? new Map();
   try {
-    return realpathSync(path);
-  } catch {
-    return path;
+    return fn();
+  } finally {
+    remembered = outer;
+    rememberedLinks = outerLinks;
   }
+}
+
+/** realpathSync, or null where it throws; remembered while withRememberedPaths runs. */
+function realpathOrNull(path: string): string | null {
+  const known = remembered?.get(path);
+  if (known !== undefined) return known;
+  let real: string | null;
+  try {
+    real = realpathSync(path);
+  } catch {
+    real = null;
+  }
+  remembered?.set(path, real);
+  return real;
+}
+
+export function realOrSelf(path: string): string {
+  return realpathOrNull(path) ?? path;
 }
 
 /** How many dangling symlinks one resolution follows, as the kernel bounds a chain of links (ELOOP). */
@@ -28,22 +59,28 @@ export function realOfNearestExisting(path: string, links = 0): string {
   let current = path;
   const rest: string[] = [];
   for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest.reverse());
-    } catch {
-      const target = danglingTarget(current);
-      if (target !== undefined && links < MAX_LINKS)
-        return realOfNearestExisting(resolve(target, ...rest.reverse()), links + 1);
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length + (parent.endsWith('/') ? 0 : 1)));
-      current = parent;
-    }
+    const real = realpathOrNull(current);
+    if (real !== null) return resolve(real, ...rest.reverse());
+    const target = danglingTarget(current);
+    if (target !== undefined && links < MAX_LINKS)
+      return realOfNearestExisting(resolve(target, ...rest.reverse()), links + 1);
+    const parent = dirname(current);
+    if (parent === current) return path;
+    rest.push(current.slice(parent.length + (parent.endsWith('/') ? 0 : 1)));
+    current = parent;
   }
 }
 
 /** Where `path` points when it is a symlink (that realpath could not follow), else undefined. */
 function danglingTarget(path: string): string | undefined {
+  const known = rememberedLinks?.get(path);
+  if (known !== undefined) return known ?? undefined;
+  const target = readDanglingTarget(path);
+  rememberedLinks?.set(path, target ?? null);
+  return target;
+}
+
+function readDanglingTarget(path: string): string | undefined {
   try {
     if (!lstatSync(path).isSymbolicLink()) return undefined;
     return resolve(dirname(path), readlinkSync(path));

@@ -91,8 +91,12 @@ export interface RunnerManifest {
  * The runners the allow rules let run: a Bash rule whose pattern's program is one (`Bash(npm test)`,
  * `Bash(make:*)`, `Bash(npx jest:*)` counts npx and jest), or a rule covering every Bash command.
  */
-export function allowedRunners(allow: readonly CompiledRule[]): Map<RunnerEntry, string> {
+export function allowedRunners(allow: readonly CompiledRule[]): ReadonlyMap<RunnerEntry, string> {
+  // A compiled policy's rules do not change: worked out once per list.
+  const known = runnersOf.get(allow);
+  if (known !== undefined) return known;
   const found = new Map<RunnerEntry, string>();
+  runnersOf.set(allow, found);
   for (const rule of allow) {
     if (!rule.tool.test('Bash')) continue;
     const words = rule.pattern === undefined ? undefined : programWords(rule.pattern);
@@ -105,8 +109,28 @@ export function allowedRunners(allow: readonly CompiledRule[]): Map<RunnerEntry,
   return found;
 }
 
+const runnersOf = new WeakMap<readonly CompiledRule[], Map<RunnerEntry, string>>();
+
 /** The runner manifest `relative` (a path inside the project, `/`-separated) is, if any. */
 export function runnerManifestFor(
+  relative: string,
+  runners: ReadonlyMap<RunnerEntry, string>,
+): RunnerManifest | undefined {
+  // Pure in both: worked out once per path for each set of runners (one per compiled policy).
+  let known = manifestOf.get(runners);
+  if (known === undefined) manifestOf.set(runners, (known = new Map()));
+  const hit = known.get(relative);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = findManifest(relative, runners);
+  if (known.size >= MANIFESTS_KEPT) known.clear();
+  known.set(relative, found ?? null);
+  return found;
+}
+
+const manifestOf = new WeakMap<ReadonlyMap<RunnerEntry, string>, Map<string, RunnerManifest | null>>();
+const MANIFESTS_KEPT = 4096;
+
+function findManifest(
   relative: string,
   runners: ReadonlyMap<RunnerEntry, string>,
 ): RunnerManifest | undefined {

@@ -206,6 +206,9 @@ export interface EventDataMap {
     source: 'mode' | 'rule';
     rule: string | null;
     reason: string;
+    /** What the CLI said when it asked, when it said it (absent in events written before). */
+    decisionReason?: string;
+    blockedPath?: string;
   };
   /** A permission request that could not be honoured; the CLI got a deny saying why. */
   'permission.rejected': {

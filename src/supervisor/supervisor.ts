@@ -18,6 +18,12 @@ import { isPostgresUrl } from '../store/store-target.js';
 import type { HostRecord } from '../store/host-registry.js';
 import type { BatchPreview, BatchResult, BatchSelection } from './approvals/batch.js';
 import { Decider } from './approvals/decider.js';
+import {
+  simulateOverLog,
+  validateSimulationRequest,
+  type SimulationRequest,
+} from './approvals/simulation.js';
+import type { Simulation } from '../policy/simulate.js';
 import { SupervisorCore, attempt } from './core.js';
 import { reattach, recoverLeftovers, type HostRestart, type Recovered } from './durable/host-restart.js';
 import { shutDown } from './durable/shutdown.js';
@@ -281,6 +287,17 @@ export class Supervisor {
     this.#core.checkOpen();
     const { store } = this.#core;
     return verifyAuditRows(auditRows(store), logFactsOf(store));
+  }
+
+  /**
+   * What a proposed policy change would have decided for the permission requests in the log, beside what
+   * was decided then (approvals/simulation.ts; the same policy function the live requests go through).
+   * A malformed request is a ValidationError naming the field.
+   */
+  simulatePolicy(request: SimulationRequest): Simulation {
+    this.#core.checkOpen();
+    const checked = validateSimulationRequest(request);
+    return simulateOverLog(this.#core.store, checked, this.#core.options.sandbox.enforced);
   }
 
   /** Replays the log after `since` (a global seq), then follows it live, until close() or the signal. */

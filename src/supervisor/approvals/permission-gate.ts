@@ -16,8 +16,7 @@ import { commitWhenPossible } from '../durable/durable-commit.js';
 import { answerOnceDurable } from '../durable/durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from '../runtime/live-session.js';
-import { askingPersonQuestions } from '../../policy/person-questions.js';
-import { decidingStep, type CompiledPolicy } from '../../policy/policy.js';
+import { requestVerdict, type CompiledPolicy } from '../../policy/policy.js';
 import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */
@@ -189,11 +188,10 @@ export async function gatePermission(
   }
   const { runId, subagentId } = { runId: owner.runId, subagentId: owner.subagentId };
 
-  const decided = decidingStep(host.policy(), toolName, input, {
-    decisionReason: context.decisionReason,
-    blockedPath: context.blockedPath,
-  });
-  const verdict = askingPersonQuestions(toolName, decided.verdict);
+  // The one function a simulation over the log asks too (policy/simulate.ts): the two cannot differ.
+  const cli = { decisionReason: context.decisionReason, blockedPath: context.blockedPath };
+  const decided = requestVerdict(host.policy(), toolName, input, cli);
+  const { verdict } = decided;
   // A protected or CLI-sensitive write is a person's to allow: no deadline may allow it for them.
   const guarded = decided.step === 'protected-write';
   // The host lets go of the process meanwhile: the request is the next host's to answer.
@@ -216,6 +214,9 @@ export async function gatePermission(
             source: verdict.source,
             rule: verdict.rule,
             reason: verdict.reason,
+            // What the CLI said when it asked, for a later simulation of this request.
+            ...(typeof cli.decisionReason === 'string' ? { decisionReason: cli.decisionReason } : {}),
+            ...(typeof cli.blockedPath === 'string' ? { blockedPath: cli.blockedPath } : {}),
           },
         },
       ],

@@ -1,0 +1,133 @@
+// A proposed policy change replayed over the permission requests in the log (policy/simulate.ts decides;
+// this gathers): every `permission.decided` (the policy answered) and `approval.requested` (it asked, and
+// how the approval ended) of the threads in scope, within the period, with what the CLI said when it
+// asked. Each thread's policy is the one it has now (mode, rules and grants), plus the change.
+import { ValidationError } from '../../protocol/errors.js';
+import {
+  simulatePolicy,
+  validatePolicyChange,
+  type PastOutcome,
+  type PolicyChange,
+  type RecordedRequest,
+  type Simulation,
+  type ThreadPolicy,
+} from '../../policy/simulate.js';
+import { isInside } from '../../policy/real-paths.js';
+import type { Store } from '../../store/store.js';
+import type { ThreadRecord } from '../../store/records.js';
+import { effectiveRules } from './grants.js';
+
+/** Which threads a simulation covers: one, those whose cwd is a folder or under it, or every thread. */
+export type SimulationScope = { readonly threadId: string } | { readonly cwd: string } | 'all';
+
+export interface SimulationRequest {
+  readonly scope: SimulationScope;
+  readonly change: PolicyChange;
+  /** ISO times: only requests at or after `since`, before `until`. */
+  readonly since?: string | undefined;
+  readonly until?: string | undefined;
+}
+
+const PAGE = 5000;
+
+function isoTime(value: unknown, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+    throw new ValidationError(`${field} must be an ISO time`, field);
+  return new Date(value).toISOString();
+}
+
+/** Checks a simulation request as it came from a client; the ValidationError names the field. */
+export function validateSimulationRequest(raw: unknown): SimulationRequest {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ValidationError('the request must be an object', 'request');
+  const { scope, change, since, until } = raw as Record<string, unknown>;
+  let checked: SimulationScope;
+  if (scope === undefined || scope === 'all') checked = 'all';
+  else if (
+    typeof scope === 'object' &&
+    scope !== null &&
+    typeof (scope as { threadId?: unknown }).threadId === 'string'
+  )
+    checked = { threadId: (scope as { threadId: string }).threadId };
+  else if (
+    typeof scope === 'object' &&
+    scope !== null &&
+    typeof (scope as { cwd?: unknown }).cwd === 'string'
+  )
+    checked = { cwd: (scope as { cwd: string }).cwd };
+  else throw new ValidationError("scope must be 'all', { threadId } or { cwd }", 'scope');
+  return {
+    scope: checked,
+    change: validatePolicyChange(change ?? {}),
+    since: isoTime(since, 'since'),
+    until: isoTime(until, 'until'),
+  };
+}
+
+function inScope(scope: SimulationScope, thread: ThreadRecord): boolean {
+  if (scope === 'all') return true;
+  if ('threadId' in scope) return thread.id === scope.threadId;
+  return isInside(scope.cwd, thread.cwd);
+}
+
+/** The permission requests of the log, oldest first, as the simulation reads them. */
+export function* recordedRequests(
+  store: Store,
+  wanted: (threadId: string) => boolean,
+  period: { since?: string | undefined; until?: string | undefined } = {},
+  through: number = Number.POSITIVE_INFINITY,
+): Generator<RecordedRequest> {
+  for (let after = 0; ;) {
+    const page = store.readEvents({ after, limit: PAGE });
+    for (const event of page) {
+      if (event.seq > through) return;
+      if (!wanted(event.threadId)) continue;
+      if (period.since !== undefined && event.at < period.since) continue;
+      if (period.until !== undefined && event.at >= period.until) continue;
+      const base = { seq: event.seq, at: event.at, threadId: event.threadId };
+      if (event.type === 'permission.decided') {
+        const { data } = event;
+        yield {
+          ...base,
+          toolName: data.toolName,
+          input: data.input,
+          cli: { decisionReason: data.decisionReason ?? null, blockedPath: data.blockedPath ?? null },
+          then: data.behavior,
+          outcome: data.behavior === 'allow' ? 'allowed' : 'denied',
+        };
+      } else if (event.type === 'approval.requested') {
+        const { data } = event;
+        const outcome: PastOutcome = store.getApproval(data.approvalId)?.status ?? 'pending';
+        yield {
+          ...base,
+          toolName: data.toolName,
+          input: data.input,
+          cli: { decisionReason: data.decisionReason, blockedPath: data.blockedPath },
+          then: 'ask',
+          outcome,
+        };
+      }
+    }
+    const last = page.at(-1);
+    if (last === undefined || page.length < PAGE) return;
+    after = last.seq;
+  }
+}
+
+/** Replays `request.change` over the log of the threads in scope; `osEnforced` as the host's sandbox holds now. */
+export function simulateOverLog(store: Store, request: SimulationRequest, osEnforced: boolean): Simulation {
+  const threads = new Map(
+    store
+      .listThreads()
+      .filter((thread) => inScope(request.scope, thread))
+      .map((thread) => [thread.id, thread] as const),
+  );
+  const policyOf = (threadId: string): ThreadPolicy | undefined => {
+    const thread = threads.get(threadId);
+    if (thread === undefined) return undefined;
+    return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced };
+  };
+  const requests = recordedRequests(store, (threadId) => threads.has(threadId), request);
+  return simulatePolicy(requests, policyOf, request.change);
+}
