@@ -118,7 +118,7 @@ export function runnerManifestFor(
 ): RunnerManifest | undefined {
   // Pure in both: worked out once per path for each set of runners (one per compiled policy).
   let known = manifestOf.get(runners);
-  if (known === undefined) manifestOf.set(runners, (known = new Map()));
+  if (known === undefined) manifestOf.set(runners, (known = new Map<string, RunnerManifest | null>()));
   const hit = known.get(relative);
   if (hit !== undefined) return hit ?? undefined;
   const found = findManifest(relative, runners);

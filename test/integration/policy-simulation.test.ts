@@ -117,7 +117,7 @@ it(
     );
     assert.deepEqual(differing, [], 'simulation and live agree on every request');
     assert.match(simulation.text, /^Of 1200 recorded requests, \d+ would be decided otherwise: /u);
-  t.diagnostic(simulation.text);
+    t.diagnostic(simulation.text);
   },
 );
 
