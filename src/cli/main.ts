@@ -62,6 +62,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { auditCommand } = await import('./audit-command.js');
         return await reportFailure(() => auditCommand(command));
       }
+      case 'policy': {
+        const { policyCommand } = await import('./policy-command.js');
+        return await reportFailure(() => policyCommand(command));
+      }
     }
   } catch (error) {
     // A line that parsed but cannot run as given (a --cwd that is no directory, --host-name without a

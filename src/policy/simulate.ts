@@ -27,11 +27,11 @@ export interface RecordedRequest {
 
 /** A proposed change: rules added or removed, a mode. */
 export interface PolicyChange {
-  readonly allow?: readonly string[];
-  readonly deny?: readonly string[];
+  readonly allow?: readonly string[] | undefined;
+  readonly deny?: readonly string[] | undefined;
   /** Rules taken out, from allow and deny alike. */
-  readonly remove?: readonly string[];
-  readonly mode?: ThreadMode;
+  readonly remove?: readonly string[] | undefined;
+  readonly mode?: ThreadMode | undefined;
 }
 
 /** A thread's policy now, before the change. */

@@ -120,6 +120,29 @@ export const RevokeRuleRequest = z.strictObject({
   scope: z.enum(['thread', 'session']).optional(),
 });
 
+/**
+ * `POST /api/policy/simulate`: a proposed change replayed over the recorded requests of a scope and a
+ * period (docs/decisions.md). `limit`: how many of the requests it would decide otherwise to list.
+ */
+export const SimulateRequest = z.strictObject({
+  scope: z
+    .union([
+      z.literal('all'),
+      z.strictObject({ threadId: nonEmpty.max(200) }),
+      z.strictObject({ cwd: nonEmpty.max(4096) }),
+    ])
+    .optional(),
+  change: z.strictObject({
+    allow: z.array(ruleText).max(200).optional(),
+    deny: z.array(ruleText).max(200).optional(),
+    remove: z.array(ruleText).max(200).optional(),
+    mode: z.enum(['supervised', 'auto-edits', 'full-access']).optional(),
+  }),
+  since: z.string().max(64).optional(),
+  until: z.string().max(64).optional(),
+  limit: z.number().int().min(0).max(5000).optional(),
+});
+
 /** `PUT /api/threads/:id/deadlines`: replaces the thread's deadlines (new approvals only). */
 export const DeadlinesRequest = Deadlines;
 

@@ -17,6 +17,7 @@ import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
 import { batchRoutes } from './routes-batches.js';
 import { auditRoutes } from './routes-audit.js';
+import { policyRoutes } from './routes-policy.js';
 import { loginRoute, sessionRoutes } from './routes-session.js';
 import { threadPolicyRoutes } from './routes-thread-policy.js';
 import { threadRoutes } from './routes-threads.js';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api', sessionRoutes(deps));
   app.route('/api/tokens', tokenRoutes(deps));
   app.route('/api/audit', auditRoutes(deps));
+  app.route('/api/policy', policyRoutes(deps));
   // The fleet's hosts and their leases (empty for a store of one host).
   app.get('/api/hosts', (c) => c.json({ hosts: deps.supervisor.listHosts() }));
   if (deps.push !== undefined) app.route('/api/push', pushRoutes(deps.push));

@@ -73,6 +73,16 @@ export type Command =
       json?: boolean;
     } & ServerFlags)
   | ({
+      name: 'policy';
+      action: 'simulate';
+      change: { allow?: string[]; deny?: string[]; remove?: string[]; mode?: ThreadMode };
+      scope: { threadId: string } | { cwd: string } | 'all';
+      /** ISO date-times: requests at or after `since`, before `until`. */
+      since?: string;
+      until?: string;
+      json?: boolean;
+    } & ServerFlags)
+  | ({
       name: 'audit';
       /** `audit verify`: check the chain instead of printing the records. */
       verify?: boolean;

@@ -6,6 +6,7 @@ import type { Command } from './command.js';
 import { AUDIT, HOSTS, LOGIN, STATUS, TOKEN } from './admin-args.js';
 import { AGENTS } from './agents-args.js';
 import { INBOX } from './inbox-args.js';
+import { POLICY } from './policy-args.js';
 import { parseCommandLine, type CommandDefinition } from './parser.js';
 import { RUN } from './run-args.js';
 import { DEMO, SERVE } from './serve-args.js';
@@ -25,6 +26,7 @@ const COMMANDS: readonly CommandDefinition<Command>[] = [
   TOKEN,
   HOSTS,
   AUDIT,
+  POLICY,
   DEMO,
 ];
 
