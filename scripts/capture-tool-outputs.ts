@@ -40,53 +40,69 @@ const calls: [string, Record<string, unknown>][] = [
     },
   ],
 ];
-let builder = scenario().on();
-for (const [name, input] of calls) builder = builder.callTool(name, input);
-const mock = await startMockModel({ script: builder.thenAnswer('done').build() });
-let version = 'unknown';
-const results = new Map<string, unknown[]>();
-try {
-  const env = offlineClaudeEnv({
-    mockUrl: mock.url,
-    home: scratch.home,
-    tmpdir: scratch.tmpdir,
-    // The same settings as capture-tool-schemas.ts's last variant: Glob, Grep and TodoWrite are offered.
-    extra: {
+/** The task tools replace TodoWrite, so they run in a session of their own (as in capture-tool-schemas.ts). */
+const taskCalls: [string, Record<string, unknown>][] = [
+  [
+    'TaskCreate',
+    { subject: 'Check the notes', description: 'Read notes.txt', activeForm: 'Checking the notes' },
+  ],
+  ['TaskList', {}],
+  ['TaskGet', { taskId: '1' }],
+  ['TaskUpdate', { taskId: '1', status: 'completed' }],
+];
+const sessions: { calls: typeof calls; env: Record<string, string> }[] = [
+  {
+    calls,
+    // The same settings as capture-tool-schemas.ts: Glob, Grep and TodoWrite are offered.
+    env: {
       ENABLE_TOOL_SEARCH: 'false',
       CLAUDE_CODE_ENTRYPOINT: 'local-agent',
       CLAUDE_CODE_ENABLE_TASKS: '0',
       CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
     },
-  });
-  const names = new Map<string, string>();
-  const q = query({
-    prompt: 'use the tools',
-    options: {
-      cwd: scratch.cwd,
-      env,
-      canUseTool: (_name, input) => Promise.resolve({ behavior: 'allow', updatedInput: input }),
-    },
-  });
-  for await (const message of q as AsyncIterable<SDKMessage & Record<string, unknown>>) {
-    if (message.type === 'system' && message.subtype === 'init')
-      version = String(message.claude_code_version);
-    const content = (message as { message?: { content?: unknown } }).message?.content;
-    if (!Array.isArray(content)) continue;
-    for (const block of content as Record<string, unknown>[]) {
-      if (block.type === 'tool_use') names.set(String(block.id), String(block.name));
-      if (block.type === 'tool_result' && message.tool_use_result !== undefined) {
-        const name = names.get(String(block.tool_use_id)) ?? 'unknown';
-        results.set(name, [...(results.get(name) ?? []), message.tool_use_result]);
+  },
+  { calls: taskCalls, env: { ENABLE_TOOL_SEARCH: 'false', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } },
+];
+let version = 'unknown';
+const results = new Map<string, unknown[]>();
+for (const session of sessions) await run(session.calls, session.env);
+
+async function run(steps: typeof calls, extra: Record<string, string>): Promise<void> {
+  let builder = scenario().on();
+  for (const [name, input] of steps) builder = builder.callTool(name, input);
+  const mock = await startMockModel({ script: builder.thenAnswer('done').build() });
+  try {
+    const env = offlineClaudeEnv({ mockUrl: mock.url, home: scratch.home, tmpdir: scratch.tmpdir, extra });
+    const names = new Map<string, string>();
+    const q = query({
+      prompt: 'use the tools',
+      options: {
+        cwd: scratch.cwd,
+        env,
+        canUseTool: (_name, input) => Promise.resolve({ behavior: 'allow', updatedInput: input }),
+      },
+    });
+    for await (const message of q as AsyncIterable<SDKMessage & Record<string, unknown>>) {
+      if (message.type === 'system' && message.subtype === 'init')
+        version = String(message.claude_code_version);
+      const content = (message as { message?: { content?: unknown } }).message?.content;
+      if (!Array.isArray(content)) continue;
+      for (const block of content as Record<string, unknown>[]) {
+        if (block.type === 'tool_use') names.set(String(block.id), String(block.name));
+        if (block.type === 'tool_result' && message.tool_use_result !== undefined) {
+          const name = names.get(String(block.tool_use_id)) ?? 'unknown';
+          results.set(name, [...(results.get(name) ?? []), message.tool_use_result]);
+        }
       }
+      if (message.type === 'result') break;
     }
-    if (message.type === 'result') break;
+    q.close();
+    await q.closed;
+  } finally {
+    await mock.close();
   }
-  q.close();
-  await q.closed;
-} finally {
-  await mock.close();
-  scratch.cleanup();
 }
+scratch.cleanup();
 // Paths and times of this run say nothing about the shape: replaced, so the fixture is stable.
 const stable = JSON.parse(
   JSON.stringify(Object.fromEntries([...results].sort(([a], [b]) => a.localeCompare(b)))).replaceAll(

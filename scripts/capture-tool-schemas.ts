@@ -44,6 +44,8 @@ const VARIANTS: Variant[] = [
     },
     options: {},
   },
+  // The task tools (TaskCreate, TaskGet, TaskList, TaskUpdate): tasks on, and the to-do tools asked for.
+  { env: { ENABLE_TOOL_SEARCH: 'false', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' }, options: {} },
 ];
 
 /** As the CLI reports it in `system/init`. */

@@ -2,7 +2,7 @@
 // SDK's `sdk-tools` names them — from test/fixtures/tool-schemas.json (the schemas the real CLI sends the
 // model; scripts/capture-tool-schemas.ts captures them). It understands the subset of JSON Schema those
 // schemas use: object (properties, required, additionalProperties, propertyNames), array (items), string,
-// number, integer, boolean, enum and allOf; validation keywords (lengths, patterns, ranges) have no type.
+// number, integer, boolean, enum, const, anyOf/oneOf and allOf; validation keywords (lengths, patterns, ranges) have no type.
 //
 //   node --import tsx scripts/generate-sdk-tools.ts          writes src/sdk-tools.ts
 //   generateSdkTools(fixture)                                the file's text (test/unit/sdk-tools-generated)
@@ -59,6 +59,9 @@ type Schema = {
   items?: Schema;
   enum?: unknown[];
   allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  const?: unknown;
   [key: string]: unknown;
 };
 
@@ -76,6 +79,9 @@ function key(name: string): string {
 /** The TypeScript type of a schema, inline. */
 function typeOf(schema: Schema): string {
   if (schema.enum !== undefined) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives !== undefined) return alternatives.map((part) => typeOf(part)).join(' | ');
   if (schema.allOf !== undefined && schema.allOf.some((part) => part.type !== undefined)) {
     // Each part constrains the same value; only parts that give a type add to it.
     const typed = schema.allOf.filter((part) => part.type !== undefined || part.properties !== undefined);

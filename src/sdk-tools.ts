@@ -199,10 +199,44 @@ export interface ScheduleWakeupInput {
   noop?: boolean;
 }
 
+/** The input of the `TaskCreate` tool. */
+export interface TaskCreateInput {
+  subject: string;
+  description: string;
+  activeForm?: string;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+
+/** The input of the `TaskGet` tool. */
+export interface TaskGetInput {
+  taskId: string;
+}
+
+/** The input of the `TaskList` tool. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface TaskListInput {}
+
 /** The input of the `TaskStop` tool. */
 export interface TaskStopInput {
   task_id?: string;
   shell_id?: string;
+}
+
+/** The input of the `TaskUpdate` tool. */
+export interface TaskUpdateInput {
+  taskId: string;
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  status?: 'pending' | 'in_progress' | 'completed' | 'deleted';
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+  owner?: string;
+  metadata?: {
+    [k: string]: unknown;
+  };
 }
 
 /** The input of the `TodoWrite` tool. */
@@ -268,7 +302,11 @@ export type ToolInputSchemas =
   | ReadMcpResourceInput
   | ReportFindingsInput
   | ScheduleWakeupInput
+  | TaskCreateInput
+  | TaskGetInput
+  | TaskListInput
   | TaskStopInput
+  | TaskUpdateInput
   | TodoWriteInput
   | WebFetchInput
   | WebSearchInput
@@ -335,6 +373,48 @@ export interface FileReadOutput {
   };
 }
 
+/** The result of the `TaskCreate` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface TaskCreateOutput {
+  task: {
+    id: string;
+    subject: string;
+    description: string;
+  };
+}
+
+/** The result of the `TaskGet` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface TaskGetOutput {
+  task: {
+    id: string;
+    subject: string;
+    description: string;
+    status: string;
+    blocks: unknown[];
+    blockedBy: unknown[];
+  };
+}
+
+/** The result of the `TaskList` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface TaskListOutput {
+  tasks: {
+    id: string;
+    subject: string;
+    status: string;
+    blockedBy: unknown[];
+  }[];
+}
+
+/** The result of the `TaskUpdate` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface TaskUpdateOutput {
+  success: boolean;
+  taskId: string;
+  updatedFields: string[];
+  statusChange: {
+    from: string;
+    to: string;
+  };
+}
+
 /** The result of the `TodoWrite` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
 export interface TodoWriteOutput {
   oldTodos: {
@@ -367,4 +447,14 @@ export interface FileWriteOutput {
 
 /** The result of any built-in tool above. */
 export type ToolOutputSchemas =
-  BashOutput | FileEditOutput | GlobOutput | GrepOutput | FileReadOutput | TodoWriteOutput | FileWriteOutput;
+  | BashOutput
+  | FileEditOutput
+  | GlobOutput
+  | GrepOutput
+  | FileReadOutput
+  | TaskCreateOutput
+  | TaskGetOutput
+  | TaskListOutput
+  | TaskUpdateOutput
+  | TodoWriteOutput
+  | FileWriteOutput;

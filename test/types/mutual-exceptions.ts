@@ -85,6 +85,10 @@ export const MUTUAL_EXCEPTIONS: Readonly<Record<string, { direction: Direction; 
         ['FileWriteOutput', 'warden-to-official'],
         ['GlobOutput', 'official-to-warden'],
         ['GrepOutput', 'warden-to-official'],
+        ['TaskCreateOutput', 'official-to-warden'],
+        ['TaskGetOutput', 'warden-to-official'],
+        ['TaskListOutput', 'warden-to-official'],
+        ['TaskUpdateOutput', 'official-to-warden'],
         ['TodoWriteOutput', 'warden-to-official'],
         ['ToolOutputSchemas', 'warden-to-official'],
       ] as const

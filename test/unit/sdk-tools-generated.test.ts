@@ -77,6 +77,12 @@ describe('src/sdk-tools.ts', () => {
               additionalProperties: { type: 'number' },
             },
             'odd-name': { type: 'boolean' },
+            state: {
+              anyOf: [
+                { type: 'string', enum: ['a', 'b'] },
+                { type: 'string', const: 'gone' },
+              ],
+            },
           },
           required: ['command'],
           additionalProperties: false,
@@ -90,6 +96,7 @@ describe('src/sdk-tools.ts', () => {
     assert.match(text, /tags\?: string\[\];/);
     assert.match(text, /env\?: \{\n\s+\[k: string\]: number;\n\s+\};/);
     assert.match(text, /'odd-name'\?: boolean;/);
+    assert.match(text, /state\?: 'a' \| 'b' \| 'gone';/);
     assert.match(text, /export interface EnterPlanModeInput \{\}/);
     assert.doesNotMatch(text, /NotAnOfficialTool/);
     assert.match(text, /export type ToolInputSchemas = BashInput \| EnterPlanModeInput;/);
