@@ -11,10 +11,40 @@ import { query, type SDKMessage } from '../src/index.js';
 import { createScratch, offlineClaudeEnv, scenario, startMockModel } from '../src/testing/index.js';
 
 const FIXTURE = new URL('../test/fixtures/tool-outputs.json', import.meta.url);
+const MCP_SERVER = new URL('../test/fixtures/mcp-resource-server.mjs', import.meta.url);
 
 const scratch = createScratch('warden-tool-outputs-');
 const file = join(scratch.cwd, 'notes.txt');
+const notebook = join(scratch.cwd, 'notes.ipynb');
 const calls: [string, Record<string, unknown>][] = [
+  [
+    'Write',
+    {
+      file_path: notebook,
+      content: JSON.stringify({
+        cells: [
+          {
+            cell_type: 'code',
+            id: 'c1',
+            metadata: {},
+            source: ['1 + 1'],
+            outputs: [],
+            execution_count: null,
+          },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    },
+  ],
+  ['NotebookEdit', { notebook_path: notebook, cell_id: 'c1', new_source: '2 + 2' }],
+  ['CronCreate', { cron: '0 9 * * 1', prompt: 'Check the notes', recurring: true }],
+  ['CronList', {}],
+  ['ListMcpResourcesTool', {}],
+  ['ReadMcpResourceTool', { server: 'resources', uri: 'memo://readme' }],
+  ['EnterPlanMode', {}],
+  ['ExitPlanMode', {}],
   ['Write', { file_path: file, content: 'alpha\nbeta\n' }],
   ['Write', { file_path: file, content: 'alpha\ngamma\n' }],
   ['Read', { file_path: file }],
@@ -80,6 +110,8 @@ async function run(steps: typeof calls, extra: Record<string, string>): Promise<
         cwd: scratch.cwd,
         env,
         canUseTool: (_name, input) => Promise.resolve({ behavior: 'allow', updatedInput: input }),
+        // For the MCP resource tools.
+        mcpServers: { resources: { command: process.execPath, args: [MCP_SERVER.pathname] } },
       },
     });
     for await (const message of q as AsyncIterable<SDKMessage & Record<string, unknown>>) {

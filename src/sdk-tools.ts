@@ -322,6 +322,29 @@ export interface BashOutput {
   noOutputExpected: boolean;
 }
 
+/** The result of the `CronCreate` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface CronCreateOutput {
+  id: string;
+  humanSchedule: string;
+  recurring: boolean;
+  durable: boolean;
+  nextFireAt: number;
+  maxAgeMs: number;
+}
+
+/** The result of the `CronList` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface CronListOutput {
+  jobs: {
+    id: string;
+    cron: string;
+    humanSchedule: string;
+    prompt: string;
+    recurring: boolean;
+    durable: boolean;
+    nextFireAt: number;
+  }[];
+}
+
 /** The result of the `Edit` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
 export interface FileEditOutput {
   filePath: string;
@@ -337,6 +360,18 @@ export interface FileEditOutput {
   }[];
   userModified: boolean;
   replaceAll: boolean;
+}
+
+/** The result of the `EnterPlanMode` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface EnterPlanModeOutput {
+  message: string;
+}
+
+/** The result of the `ExitPlanMode` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface ExitPlanModeOutput {
+  plan: null;
+  isAgent: boolean;
+  filePath: string;
 }
 
 /** The result of the `Glob` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
@@ -361,6 +396,29 @@ export interface GrepOutput {
   numMatches?: number;
 }
 
+/** The result of the `ListMcpResourcesTool` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface ListMcpResourcesOutput {
+  '0': {
+    name: string;
+    uri: string;
+    server: string;
+  };
+}
+
+/** The result of the `NotebookEdit` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface NotebookEditOutput {
+  new_source: string;
+  old_source: string;
+  cell_type: string;
+  language: string;
+  edit_mode: string;
+  cell_id: string;
+  error: string;
+  notebook_path: string;
+  original_file: string;
+  updated_file: string;
+}
+
 /** The result of the `Read` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
 export interface FileReadOutput {
   type: string;
@@ -371,6 +429,14 @@ export interface FileReadOutput {
     startLine: number;
     totalLines: number;
   };
+}
+
+/** The result of the `ReadMcpResourceTool` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
+export interface ReadMcpResourceOutput {
+  contents: {
+    uri: string;
+    text: string;
+  }[];
 }
 
 /** The result of the `TaskCreate` tool (`tool_use_result`), as Claude Code 2.1.333 returned it. */
@@ -448,10 +514,17 @@ export interface FileWriteOutput {
 /** The result of any built-in tool above. */
 export type ToolOutputSchemas =
   | BashOutput
+  | CronCreateOutput
+  | CronListOutput
   | FileEditOutput
+  | EnterPlanModeOutput
+  | ExitPlanModeOutput
   | GlobOutput
   | GrepOutput
+  | ListMcpResourcesOutput
+  | NotebookEditOutput
   | FileReadOutput
+  | ReadMcpResourceOutput
   | TaskCreateOutput
   | TaskGetOutput
   | TaskListOutput

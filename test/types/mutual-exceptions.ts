@@ -80,11 +80,17 @@ export const MUTUAL_EXCEPTIONS: Readonly<Record<string, { direction: Direction; 
     (
       [
         ['BashOutput', 'official-to-warden'],
+        ['CronCreateOutput', 'official-to-warden'],
+        ['CronListOutput', 'official-to-warden'],
+        ['ExitPlanModeOutput', 'official-to-warden'],
         ['FileEditOutput', 'official-to-warden'],
         ['FileReadOutput', 'warden-to-official'],
         ['FileWriteOutput', 'warden-to-official'],
         ['GlobOutput', 'official-to-warden'],
         ['GrepOutput', 'warden-to-official'],
+        ['ListMcpResourcesOutput', 'warden-to-official'],
+        ['NotebookEditOutput', 'warden-to-official'],
+        ['ReadMcpResourceOutput', 'official-to-warden'],
         ['TaskCreateOutput', 'official-to-warden'],
         ['TaskGetOutput', 'warden-to-official'],
         ['TaskListOutput', 'warden-to-official'],
