@@ -162,7 +162,9 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
   async #start(): Promise<Live> {
     await this.#mcp.start();
     const { transport, facts } = await spawnCli(this.#options, (warning) => this.#warn(warning));
-    this.#mcpViaInitialize = deliveryOf(this.#options, facts).mcpServersViaInitialize;
+    // A CLI this query joins (attaching) started long ago: its answer says nothing about servers.
+    this.#mcpViaInitialize =
+      deliveryOf(this.#options, facts).mcpServersViaInitialize && transport.attaching !== true;
     this.#resolvePid(transport.pid);
     const history = new AttachHistory(transport.attaching === true);
     const channel = new ControlChannel({

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { CliTooOldError, ProcessExitError, query } from '../../src/index.js';
+import { spawnTransport } from '../../src/transport/child-transport.js';
+import type { CliTransport } from '../../src/transport/cli-transport.js';
 import { assertError, collect, fakeRun } from './helpers/sdk-fake.js';
 import { assertNoProcess } from './transport-helpers.js';
 
@@ -31,6 +33,37 @@ describe('MCP servers over stdin to a CLI that cannot read them', { timeout: 20_
       false,
       'no prompt was written',
     );
+    await assertNoProcess(await fake.pid);
+  });
+
+  it('a CLI the query joins (attaching) is not asked whether it took the servers', async (t) => {
+    const fake = fakeRun(t, 'hang-mid-turn');
+    const q = query({
+      prompt: 'hello',
+      options: {
+        ...fake.options,
+        mcpServers: servers,
+        // The same fake, presented as a CLI that was already running when this host came.
+        cliTransport: async (launch): Promise<CliTransport> => {
+          const inner = await spawnTransport(launch);
+          return {
+            pid: inner.pid,
+            exited: inner.exited,
+            attaching: true,
+            frames: () => inner.frames(),
+            send: (frame) => inner.send(frame),
+            endInput: () => inner.endInput(),
+            close: () => inner.close(),
+          };
+        },
+      },
+    });
+    const first = await q.next();
+    assert.equal(first.done, false, 'the turn started: the prompt was written');
+    q.close();
+    await q.closed;
+    const received = fake.report().received.map(({ frame }) => frame);
+    assert.ok(received.some((frame) => frame.type === 'user'));
     await assertNoProcess(await fake.pid);
   });
 
