@@ -33,6 +33,19 @@ const VARIANTS: Variant[] = [
       mcpServers: { resources: { command: process.execPath, args: [MCP_SERVER.pathname] } },
     },
   },
+  // Glob and Grep, which the native build replaces with search commands embedded in its Bash except under
+  // the `local-agent` entry point, and the TodoWrite tool, which the task tools replace.
+  {
+    env: {
+      ENABLE_TOOL_SEARCH: 'false',
+      CLAUDE_CODE_ENTRYPOINT: 'local-agent',
+      CLAUDE_CODE_ENABLE_TASKS: '0',
+      CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
+    },
+    options: {},
+  },
+  // The task tools (TaskCreate, TaskGet, TaskList, TaskUpdate): tasks on, and the to-do tools asked for.
+  { env: { ENABLE_TOOL_SEARCH: 'false', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' }, options: {} },
 ];
 
 /** As the CLI reports it in `system/init`. */

@@ -27,7 +27,8 @@ export type WardenErrorCode =
   | 'STORE_LOCKED'
   | 'STORE_CORRUPT'
   | 'SERVER_REQUEST_FAILED'
-  | 'SANDBOX_UNAVAILABLE';
+  | 'SANDBOX_UNAVAILABLE'
+  | 'CLI_TOO_OLD';
 
 export class WardenError extends Error {
   readonly code: WardenErrorCode;
@@ -199,6 +200,17 @@ export class InputClosedError extends WardenError {
 export class CliNotFoundError extends WardenError {
   constructor(message: string) {
     super('CLI_NOT_FOUND', message);
+  }
+}
+
+/** The CLI is too old for something the options ask of it (it answered without the field that says so). */
+export class CliTooOldError extends WardenError {
+  /** The CLI's own version, when its answer named it. */
+  readonly cliVersion: string | undefined;
+
+  constructor(message: string, cliVersion: string | undefined) {
+    super('CLI_TOO_OLD', message);
+    this.cliVersion = cliVersion;
   }
 }
 

@@ -72,8 +72,11 @@ export type BackgroundTaskSummary = {
   name?: string;
 };
 
-/** A scheduled prompt of the session (Stop, SubagentStop); its fields pass through as the CLI sends them. */
-type SessionCron = { [key: string]: unknown };
+/**
+ * A scheduled prompt of the session (Stop, SubagentStop), with the official `SessionCronSummary`'s fields;
+ * any further field passes through as the CLI sends it.
+ */
+type SessionCron = { id: string; schedule: string; recurring: boolean; prompt: string };
 
 export type PreToolUseHookInput = BaseHookInput & {
   hook_event_name: 'PreToolUse';

@@ -214,6 +214,17 @@ export type SDKToolProgressMessage = {
   task_id?: string;
   heartbeat?: boolean;
   subagent_type?: string;
+  /** A subagent's API call failed and is retried (0.3.333). */
+  subagent_retry?: {
+    agent_id: string;
+    attempt: number;
+    max_retries: number;
+    retry_delay_ms: number;
+    error_status: number | null;
+    error_category: string;
+  };
+  /** What the tool is doing, on a heartbeat that has words for it (Claude Code 2.1.333). */
+  description?: string;
   uuid: UUID;
   session_id: string;
 };

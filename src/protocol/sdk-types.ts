@@ -9,13 +9,9 @@ export type * from './hook-types.js';
 
 // ------------------------------------------------------------------------------- what Query methods return
 
-export type SlashCommand = {
-  name: string;
-  description: string;
-  argumentHint: string;
-  aliases?: string[];
-  builtin?: boolean;
-};
+import type { SlashCommand } from './slash-command.js';
+
+export type { SlashCommand };
 
 export type ModelInfo = {
   value: string;

@@ -4,6 +4,7 @@
 import type { UUID } from './api-types.js';
 import type { PermissionMode } from './permissions.js';
 import type { FastModeDisabledReason } from './sdk-extra-types.js';
+import type { SlashCommand } from './slash-command.js';
 
 type SystemBase = {
   type: 'system';
@@ -226,7 +227,7 @@ export type SDKThinkingTokensMessage = SystemBase & {
 
 export type SDKCommandsChangedMessage = SystemBase & {
   subtype: 'commands_changed';
-  commands: { name: string; description: string; argumentHint?: string }[];
+  commands: SlashCommand[];
 };
 
 export type SDKNotificationMessage = SystemBase & {

@@ -4,7 +4,7 @@ import type { Options } from './options.js';
 import { addOptionVariables } from './option-env.js';
 
 /** The official SDK release whose wire protocol Warden speaks; the CLI may gate features on it. */
-export const PROTOCOL_SDK_VERSION = '0.3.332';
+export const PROTOCOL_SDK_VERSION = '0.3.333';
 
 /** Variables that would change how the CLI (a Node program itself) behaves if they leaked from the host. */
 const SCRUBBED = ['NODE_OPTIONS'];

@@ -14,6 +14,11 @@ export interface Delivery {
 export interface LaunchFacts {
   /** The CLI was found by Warden (not given as a path nor started by the caller's spawner). */
   bundledCli?: boolean;
+  /**
+   * Whether the CLI reads MCP servers from `initialize`, as far as its version on disk tells
+   * (cli-capabilities.ts); undefined when unknown. Only a known `false` keeps unset delivery on argv.
+   */
+  readsMcpServersFromInitialize?: boolean | undefined;
 }
 
 function usesSdkUrl(options: Options): boolean {
@@ -30,8 +35,11 @@ export function deliveryOf(options: Options, facts: LaunchFacts = {}): Delivery 
     if (config.type !== 'sdk') processServers[name] = config;
   }
   const sdkUrl = usesSdkUrl(options);
+  // The official default since 0.3.333 is 'initialize': secrets in a server's env stay off argv.
+  const mcpDelivery =
+    options.mcpServersDelivery ?? (facts.readsMcpServersFromInitialize === false ? 'argv' : 'initialize');
   const mcpServersViaInitialize =
-    options.mcpServersDelivery === 'initialize' && Object.keys(processServers).length > 0 && !sdkUrl;
+    mcpDelivery === 'initialize' && Object.keys(processServers).length > 0 && !sdkUrl;
   const pluginsViaInitialize = options.pluginDelivery === 'initialize' && (options.plugins?.length ?? 0) > 0;
   // As the official SDK does with its own CLI: a resumed session reads initialize before it loads.
   const resumesOwnCli =

@@ -32,18 +32,24 @@ export type ToolConfig = {
   };
 };
 
+import type {
+  SandboxCredentialsConfig,
+  SandboxFilesystemConfig,
+  SandboxNetworkConfig,
+} from '../protocol/sandbox-types.js';
+
 /** The settings file's JSON (the "flag settings" layer); passed to the CLI as written. */
 export type { Settings } from './settings-types.js';
 
 /** The `sandbox` block of the settings; passed to the CLI as written, merged as the official SDK does. */
 export interface SandboxSettings {
-  enabled?: boolean;
-  failIfUnavailable?: boolean;
-  autoAllowBashIfSandboxed?: boolean;
-  allowUnsandboxedCommands?: boolean;
-  network?: { [key: string]: unknown };
-  filesystem?: { [key: string]: unknown };
-  credentials?: { files?: unknown[]; envVars?: unknown[]; [key: string]: unknown };
+  enabled?: boolean | undefined;
+  failIfUnavailable?: boolean | undefined;
+  autoAllowBashIfSandboxed?: boolean | undefined;
+  allowUnsandboxedCommands?: boolean | undefined;
+  network?: SandboxNetworkConfig | undefined;
+  filesystem?: SandboxFilesystemConfig | undefined;
+  credentials?: SandboxCredentialsConfig | undefined;
   [key: string]: unknown;
 }
 
@@ -62,7 +68,9 @@ export type ElicitationRequest = {
 /** The MCP ElicitResult: the user's answer to an elicitation. */
 export type ElicitationResult = {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
+  /** The form's answers: MCP allows strings, numbers, booleans and lists of strings. */
+  content?: { [field: string]: string | number | boolean | string[] } | undefined;
+  _meta?: { [key: string]: unknown } | undefined;
   [key: string]: unknown;
 };
 

@@ -134,6 +134,13 @@ export interface Options {
   managedSettings?: Settings;
   /** @deprecated Use `thinking`. 0 disables thinking; any other value is a budget. */
   maxThinkingTokens?: number;
+  /**
+   * How the MCP servers the CLI runs or connects to itself reach it. `'initialize'` (the default, as in the
+   * official SDK 0.3.333): over stdin in the `initialize` request, so their `env` and `headers` stay off the
+   * command line, which other users of the machine can read (`/proc/<pid>/cmdline`); needs Claude Code
+   * 2.1.326 or newer. `'argv'`: one `--mcp-config` flag, for any CLI. Unset, Warden uses `'argv'` for a
+   * CLI whose version it reads on disk as older than 2.1.326 (see docs/compatibility.md).
+   */
   mcpServersDelivery?: 'argv' | 'initialize';
   onElicitation?: OnElicitation;
   onUserDialog?: OnUserDialog;

@@ -38,6 +38,8 @@ import { QueryControls } from './query-controls.js';
 import { createPermissionHandler } from './permission-handler.js';
 import { registerDialogHandlers } from './dialog-handlers.js';
 import { sdkMcpServersOf, spawnCli } from './spawn-cli.js';
+import { checkMcpServersApplied, withAwaitInitializeHint } from './mcp-delivery-check.js';
+import { deliveryOf, type LaunchFacts } from './option-delivery.js';
 
 const PERMISSION_MODES: ReadonlySet<string> = new Set<PermissionMode>([
   'default',
@@ -66,6 +68,9 @@ interface Live {
   transport: CliTransport;
   channel: ControlChannel;
   history: AttachHistory;
+  facts: LaunchFacts;
+  /** Settles when the prompt may be written: at once, or after the answer to `initialize` took the servers. */
+  promptGate: Promise<void>;
 }
 
 const DEFAULT_BUFFERED_MESSAGES = 256;
@@ -92,6 +97,8 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
   /** Set once the CLI is running; the synchronous paths (lifecycle, finish) read it. */
   #settledLive: Live | undefined;
   #lastResult: Record<string, unknown> | undefined;
+  /** The CLI was given its MCP servers over stdin (decided with the command line). */
+  #mcpViaInitialize = false;
   #inputEnded = false;
   #finished = false;
   #closing = false;
@@ -137,7 +144,11 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     this.#lifecycle.inputOpened();
     this.#live = this.#start();
     this.#live.then(
-      () => this.#writePrompt(prompt),
+      ({ promptGate }) =>
+        promptGate.then(
+          () => this.#writePrompt(prompt),
+          (error: unknown) => this.#finish(this.#describeFailure(toError(error))),
+        ),
       (error: unknown) => {
         this.#resolvePid(undefined);
         this.#finish(toError(error));
@@ -150,7 +161,10 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
 
   async #start(): Promise<Live> {
     await this.#mcp.start();
-    const transport = await spawnCli(this.#options, (warning) => this.#warn(warning));
+    const { transport, facts } = await spawnCli(this.#options, (warning) => this.#warn(warning));
+    // A CLI this query joins (attaching) started long ago: its answer says nothing about servers.
+    this.#mcpViaInitialize =
+      deliveryOf(this.#options, facts).mcpServersViaInitialize && transport.attaching !== true;
     this.#resolvePid(transport.pid);
     const history = new AttachHistory(transport.attaching === true);
     const channel = new ControlChannel({
@@ -162,7 +176,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
       onActivity: () => this.#maybeEndInput(),
     });
     this.#registerHandlers(channel);
-    const live = { transport, channel, history };
+    const live: Live = { transport, channel, history, facts, promptGate: Promise.resolve() };
     this.#settledLive = live;
     if (this.#finished) {
       // Detached before the transport came: let go of it as detach() would have.
@@ -175,7 +189,7 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     // unanswered for one this host joins.
     const envelope = channel.requestEnvelope(
       'initialize',
-      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
+      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames, facts),
     );
     const dispatched = envelope.then((answer) => ({
       ids: dispatchPending(channel, answer),
@@ -185,6 +199,12 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
     this.#redelivered = dispatched.then(({ ids }) => ids);
     this.#initialize.catch(() => undefined);
     this.#redelivered.catch(() => undefined);
+    // Servers sent over stdin: the first prompt waits for the CLI to say it took them (as the official SDK).
+    if (this.#mcpViaInitialize)
+      live.promptGate = this.#initialize.then((response) => {
+        const tooOld = checkMcpServersApplied(response, (text, code) => process.emitWarning(text, { code }));
+        if (tooOld !== undefined) throw tooOld;
+      });
     void this.#read(live);
     return live;
   }
@@ -235,7 +255,8 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
   }
 
   /** The CLI's own error text beats a bare exit code, as in the official SDK. */
-  #describeFailure(error: Error): Error {
+  #describeFailure(failure: Error): Error {
+    const error = this.#mcpViaInitialize ? withAwaitInitializeHint(failure) : failure;
     const result = this.#lastResult;
     if (!(error instanceof ProcessExitError) || result?.is_error !== true) return error;
     const errors = Array.isArray(result.errors)
@@ -451,10 +472,10 @@ export class Query extends QueryControls implements AsyncGenerator<SDKMessage, v
    */
   async reinitialize(): Promise<SDKControlInitializeResponse> {
     if (this.#finished) throw new ControlChannelClosedError('the query has ended');
-    const { channel } = await this.#live;
+    const { channel, facts } = await this.#live;
     const answer = await channel.requestEnvelope(
       'initialize',
-      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames),
+      buildInitializeRequest(this.#options, this.#hooks.initializeConfig(), this.#mcp.serverNames, facts),
     );
     dispatchPending(channel, answer);
     return (answer.response ?? {}) as SDKControlInitializeResponse;

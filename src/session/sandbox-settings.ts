@@ -13,7 +13,7 @@ const COMBINED_LISTS = new Set([
 /** Objects the option replaces whole. */
 const REPLACED_WHOLE = new Set(['ripgrep', 'network.tlsTerminate']);
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const PROXY_PORTS = ['httpProxyPort', 'socksProxyPort'];
+const PROXY_PORTS = ['httpProxyPort', 'socksProxyPort'] as const;
 
 type Json = Record<string, unknown>;
 

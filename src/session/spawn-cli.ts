@@ -10,7 +10,9 @@ import { SpawnedTransport } from '../transport/spawned-transport.js';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { buildCliArgs } from './cli-args.js';
+import { readsMcpServersFromInitialize } from './cli-capabilities.js';
 import { buildCliEnv } from './cli-env.js';
+import type { LaunchFacts } from './option-delivery.js';
 import type { McpServerConfig, Options } from './options.js';
 import { resolveClaudeExecutable } from './resolve-cli.js';
 import type { McpSdkServerConfigWithInstance } from './sdk-mcp-server.js';
@@ -20,10 +22,13 @@ import { mirroringTransport, TranscriptMirror } from './transcript-mirror.js';
 /** How the official SDK recognises a CLI shipped as a script, run under a JavaScript runtime. */
 const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.jsx'];
 
-export async function spawnCli(
-  options: Options,
-  warn: (warning: WardenError) => void,
-): Promise<CliTransport> {
+export interface SpawnedCli {
+  readonly transport: CliTransport;
+  /** What the command line was built from; the `initialize` request must be built from the same. */
+  readonly facts: LaunchFacts;
+}
+
+export async function spawnCli(options: Options, warn: (warning: WardenError) => void): Promise<SpawnedCli> {
   const env = buildCliEnv(options);
   const resumed = await resumeFromStore(options, env);
   const effective = resumed === undefined ? options : { ...options, resume: resumed.sessionId };
@@ -32,7 +37,8 @@ export async function spawnCli(
   // An explicit path is spawned as given: if it is wrong, the spawn itself says so (SpawnError, errno).
   const executable = explicit ?? resolveClaudeExecutable({ env, onWarning: warn });
   const bundledCli = explicit === undefined && options.spawnClaudeCodeProcess === undefined;
-  const flags = buildCliArgs(effective, { bundledCli });
+  const facts: LaunchFacts = { bundledCli, ...mcpDeliveryFacts(options, executable) };
+  const flags = buildCliArgs(effective, facts);
   // A CLI shipped as a script runs under a JavaScript runtime, with executableArgs before the script.
   const isScript = SCRIPT_EXTENSIONS.some((ext) => executable.endsWith(ext));
   const runtime = options.executable ?? (options.spawnClaudeCodeProcess ? 'node' : process.execPath);
@@ -57,7 +63,7 @@ export async function spawnCli(
     throw error;
   }
   if (resumed !== undefined) void transport.exited.then(() => removeResumeDir(resumed.configDir));
-  if (options.sessionStore === undefined) return transport;
+  if (options.sessionStore === undefined) return { transport, facts };
   // Where the CLI writes: its CLAUDE_CONFIG_DIR, else the .claude of the HOME it is given.
   const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
   const mirror = new TranscriptMirror({
@@ -66,7 +72,14 @@ export async function spawnCli(
     ...(options.sessionStoreFlush === undefined ? {} : { flush: options.sessionStoreFlush }),
     onWarning: (text) => process.emitWarning(text, { code: 'WARDEN_SESSION_STORE' }),
   });
-  return mirroringTransport(transport, mirror);
+  return { transport: mirroringTransport(transport, mirror), facts };
+}
+
+/** The CLI's version on disk matters only when MCP servers would go by the default delivery. */
+function mcpDeliveryFacts(options: Options, executable: string): LaunchFacts {
+  if (options.mcpServersDelivery !== undefined) return {};
+  const processServers = Object.values(options.mcpServers ?? {}).some((config) => config.type !== 'sdk');
+  return processServers ? { readsMcpServersFromInitialize: readsMcpServersFromInitialize(executable) } : {};
 }
 
 function startTransport(options: Options, launch: CliLaunch): Promise<CliTransport> {

@@ -49,13 +49,11 @@ export async function getSessionInfo(
   return transcript === undefined ? undefined : withArchived(transcript);
 }
 
-/** The session's info with `archived` as the official SDK reports it (absent if never archived). */
+/** The session's info with `archived` as the official SDK reports it (undefined if never archived). */
 async function withArchived(transcript: Transcript): Promise<SDKSessionInfo | undefined> {
   const info = sessionInfo(transcript);
   if (info === undefined) return undefined;
-  const archived = await archivedState(transcript.path, transcript.entries);
-  if (archived !== undefined) info.archived = archived;
-  return info;
+  return Object.assign(info, { archived: await archivedState(transcript.path, transcript.entries) });
 }
 
 interface TranscriptFile {

@@ -3,7 +3,9 @@
 // session (it appends too, a line at a time).
 import { appendFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { requireTranscript } from './locate.js';
+import { deletedAt, markDeleted, removeTree } from './deleted-marks.js';
+import { locateTranscript, requireTranscript } from './locate.js';
+import { allProjectDirs, isSessionId, projectDirsFor } from './paths.js';
 import { sessionIdOf } from './session-info.js';
 import { defaultWarn, type Transcript } from './transcript.js';
 import { checkOptions } from './validate.js';
@@ -42,13 +44,30 @@ export async function tagSession(
 
 /**
  * Deletes the transcript and the session's folder of subagent transcripts. If the folder cannot be
- * removed, this throws after the transcript is gone (a second call then reports the session not found).
+ * removed, this throws after the transcript is gone; a repeat call then tries the folder again and
+ * resolves (the deletion was recorded, deleted-marks.ts). Without such a record it reports the session
+ * not found, as the official SDK 0.3.333 does.
  */
 export async function deleteSession(sessionId: string, options: SessionMutationOptions = {}): Promise<void> {
   checkOptions(options, ['dir']);
-  const transcript = await requireTranscript(sessionId, options.dir, options.onWarning ?? defaultWarn);
-  await rm(transcript.path);
-  await rm(join(dirname(transcript.path), sessionIdOf(transcript.path)), { recursive: true, force: true });
+  const warn = options.onWarning ?? defaultWarn;
+  if (!isSessionId(sessionId)) throw new TypeError(`Invalid sessionId: ${String(sessionId)}`);
+  const transcript = await locateTranscript(sessionId, options.dir, warn);
+  if (transcript !== undefined) {
+    await markDeleted(transcript.path);
+    await rm(transcript.path);
+    await removeTree(join(dirname(transcript.path), sessionIdOf(transcript.path)));
+    return;
+  }
+  let retried = false;
+  const dirs = options.dir === undefined ? await allProjectDirs() : await projectDirsFor(options.dir);
+  for (const { path: project } of dirs) {
+    if ((await deletedAt(join(project, `${sessionId}.jsonl`))) === undefined) continue;
+    await removeTree(join(project, sessionId));
+    retried = true;
+  }
+  // Not found: the same error as the other mutations.
+  if (!retried) await requireTranscript(sessionId, options.dir, warn);
 }
 
 export async function appendEntry(transcript: Transcript, entry: Record<string, unknown>): Promise<void> {

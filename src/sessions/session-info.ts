@@ -28,20 +28,21 @@ export function sessionInfo(transcript: Transcript): SDKSessionInfo | undefined 
     prompt;
   if (summary === undefined) return undefined;
 
-  const info: SDKSessionInfo = {
+  // customTitle, tag (and archived, list-sessions.ts) are keys even when unset, as the official SDK
+  // 0.3.333 returns them (value undefined, the same JSON); the keys in its order.
+  const info = {
     sessionId: sessionIdOf(transcript.path),
     summary,
     lastModified: transcript.mtimeMs,
     fileSize: transcript.size,
-  };
-  if (customTitle !== undefined) info.customTitle = customTitle;
+    customTitle,
+  } as SDKSessionInfo;
   if (prompt !== undefined) info.firstPrompt = prompt;
   const gitBranch = entries.findLast((entry) => stringField(entry, 'gitBranch') !== undefined)?.gitBranch;
   if (typeof gitBranch === 'string') info.gitBranch = gitBranch;
   const cwd = cwdOf(entries);
   if (cwd !== undefined) info.cwd = cwd;
-  const tag = lastString(entries, 'tag', 'tag');
-  if (tag !== undefined) info.tag = tag;
+  Object.assign(info, { tag: lastString(entries, 'tag', 'tag') });
   const createdAt = createdAtOf(entries);
   if (createdAt !== undefined) info.createdAt = createdAt;
   return info;

@@ -197,6 +197,9 @@ describe('options reach the CLI as the official SDK sends them', { timeout: 120_
       mcpServersDelivery: 'initialize',
     },
     'mcpServersDelivery argv': { mcpServers: { local: { command: 'node' } }, mcpServersDelivery: 'argv' },
+    'mcpServersDelivery unset (initialize by default)': {
+      mcpServers: { local: { command: 'node', env: { SECRET: 's' } } },
+    },
     'pluginDelivery initialize': { plugins: [{ type: 'local', path: '/p' }], pluginDelivery: 'initialize' },
     'a custom system prompt': { systemPrompt: { type: 'custom', prompt: 'You are a bot.', snapshot: false } },
     'a system prompt as blocks': { systemPrompt: ['one', 'two'] },

@@ -1,13 +1,21 @@
-// The tool input types of `sdk-tools`, used as a host uses them: reading a canUseTool input by tool name.
+// The tool input and output types of `sdk-tools`, used as a host uses them: reading a canUseTool input by
+// tool name, and a tool's result (`tool_use_result`) once it ran.
 // Typechecked against the official package and, unchanged, against Warden (typecheck.test.ts).
 import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import type {
   AgentInput,
   AskUserQuestionInput,
   BashInput,
+  BashOutput,
   FileEditInput,
   FileReadInput,
   FileWriteInput,
+  GlobInput,
+  GlobOutput,
+  GrepInput,
+  GrepOutput,
+  TodoWriteInput,
+  TodoWriteOutput,
   ToolInputSchemas,
   WebFetchInput,
 } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
@@ -32,6 +40,18 @@ export function describeCall(toolName: string, input: Record<string, unknown>): 
     }
     case 'WebFetch':
       return `fetch ${(input as unknown as WebFetchInput).url}`;
+    case 'Glob': {
+      const glob = input as unknown as GlobInput;
+      return `find ${glob.pattern}${glob.path === undefined ? '' : ` in ${glob.path}`}`;
+    }
+    case 'Grep': {
+      const grep = input as unknown as GrepInput;
+      return `search ${grep.pattern} (${grep.output_mode ?? 'files_with_matches'}${grep['-i'] === true ? ', any case' : ''})`;
+    }
+    case 'TodoWrite':
+      return (input as unknown as TodoWriteInput).todos
+        .map((todo) => `${todo.status === 'completed' ? '✓' : '•'} ${todo.content}`)
+        .join('\n');
     case 'AskUserQuestion':
       return (input as unknown as AskUserQuestionInput).questions.map((q) => q.question).join(' / ');
     default:
@@ -52,3 +72,31 @@ export const sample: ToolInputSchemas[] = [
   { command: 'ls' } satisfies BashInput,
   { file_path: '/tmp/a', old_string: 'a', new_string: 'b' } satisfies FileEditInput,
 ];
+
+/** What a host shows once a tool ran, read from the message's `tool_use_result`. */
+export function describeResult(toolName: string, result: unknown): string {
+  switch (toolName) {
+    case 'Bash': {
+      const bash = result as BashOutput;
+      return bash.interrupted ? 'interrupted' : [bash.stdout, bash.stderr].filter((s) => s !== '').join('\n');
+    }
+    case 'Glob': {
+      const glob = result as GlobOutput;
+      return `${glob.numFiles} files${glob.truncated ? ' (truncated)' : ''}: ${glob.filenames.join(', ')}`;
+    }
+    case 'Grep': {
+      const grep = result as GrepOutput;
+      return grep.content ?? `${grep.numFiles} files: ${grep.filenames.join(', ')}`;
+    }
+    case 'TodoWrite': {
+      const todos = result as TodoWriteOutput;
+      return `${todos.newTodos.filter((todo) => todo.status !== 'completed').length} open`;
+    }
+    default:
+      return '';
+  }
+}
+
+export const todos: TodoWriteInput = {
+  todos: [{ content: 'Read the notes', status: 'pending', activeForm: 'Reading the notes' }],
+};

@@ -21,6 +21,7 @@ describe('buildCliArgs', () => {
       disallowedTools: ['WebFetch'],
       tools: ['Read', 'Bash'],
       mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:1/mcp' } },
+      mcpServersDelivery: 'argv',
       settingSources: [],
       permissionMode: 'default',
       fallbackModel: 'claude-y',

@@ -105,7 +105,7 @@ void test('platform package names put the likely libc first', () => {
 void test('the version of an installed CLI is read from disk, never by running it', (t) => {
   const dir = tempDir(t);
   assert.equal(installedClaudeVersion(join(nativeInstall(dir, '2.1.300'), 'claude')), '2.1.300');
-  assert.equal(installedClaudeVersion(bundled), `0.3.332 (${platformPackageNames()[0]!})`);
+  assert.equal(installedClaudeVersion(bundled), `0.3.333 (${platformPackageNames()[0]!})`);
   const pkg = join(dir, 'node_modules', '@anthropic-ai', 'claude-code');
   mkdirSync(pkg, { recursive: true });
   writeFileSync(

@@ -12,6 +12,7 @@ import {
   generateSdkTools,
   type Fixture,
 } from '../../scripts/generate-sdk-tools.js';
+import { readOutputs } from '../../scripts/infer-output-types.js';
 
 const fixture = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as Fixture;
 const officialTools = readFileSync(
@@ -21,7 +22,7 @@ const officialTools = readFileSync(
 
 describe('src/sdk-tools.ts', () => {
   it('is up to date with the fixture', async () => {
-    assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), await generateSdkTools(fixture));
+    assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), await generateSdkTools(fixture, readOutputs()));
   });
 
   it('has a type for each captured tool the official package types, under the official name', async () => {
@@ -33,6 +34,30 @@ describe('src/sdk-tools.ts', () => {
       assert.match(generated, new RegExp(`export interface ${name} `), tool);
       assert.match(officialTools, new RegExp(`export interface ${name} `), `${name} is an official name`);
     }
+  });
+
+  it('infers the output types from the results seen: fields in every result required, others optional', async () => {
+    const text = await generateSdkTools(
+      { claudeCodeVersion: 'test', tools: { Grep: { type: 'object', properties: {} } } },
+      {
+        claudeCodeVersion: 'test',
+        tools: {
+          Grep: [
+            { mode: 'content', filenames: [], content: 'a:1', numLines: 1, '-odd': null },
+            { mode: 'count', filenames: ['a'], numMatches: 2, '-odd': 'x' },
+          ],
+          NotAnOfficialTool: [{ a: 1 }],
+        },
+      },
+    );
+    assert.match(
+      text,
+      /export interface GrepOutput \{\n {2}mode: string;\n {2}filenames: string\[\];\n {2}content\?: string;/,
+    );
+    assert.match(text, /numMatches\?: number;/);
+    assert.match(text, /'-odd': string \| null;/);
+    assert.doesNotMatch(text, /NotAnOfficialTool/);
+    assert.match(text, /export type ToolOutputSchemas = GrepOutput;/);
   });
 
   it('maps JSON Schema to TypeScript for the subset the schemas use', async () => {
@@ -52,6 +77,12 @@ describe('src/sdk-tools.ts', () => {
               additionalProperties: { type: 'number' },
             },
             'odd-name': { type: 'boolean' },
+            state: {
+              anyOf: [
+                { type: 'string', enum: ['a', 'b'] },
+                { type: 'string', const: 'gone' },
+              ],
+            },
           },
           required: ['command'],
           additionalProperties: false,
@@ -65,6 +96,7 @@ describe('src/sdk-tools.ts', () => {
     assert.match(text, /tags\?: string\[\];/);
     assert.match(text, /env\?: \{\n\s+\[k: string\]: number;\n\s+\};/);
     assert.match(text, /'odd-name'\?: boolean;/);
+    assert.match(text, /state\?: 'a' \| 'b' \| 'gone';/);
     assert.match(text, /export interface EnterPlanModeInput \{\}/);
     assert.doesNotMatch(text, /NotAnOfficialTool/);
     assert.match(text, /export type ToolInputSchemas = BashInput \| EnterPlanModeInput;/);

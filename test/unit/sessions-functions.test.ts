@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { deleteSession as officialDeleteSession } from '@anthropic-ai/claude-agent-sdk';
 
 import {
   deleteSession,
@@ -19,6 +20,7 @@ import {
   tagSession,
   type WardenError,
 } from '../../src/index.js';
+import { deletedAt } from '../../src/sessions/deleted-marks.js';
 import {
   assistant,
   createConfigDir,
@@ -165,6 +167,30 @@ describe('mutations', () => {
     assert.equal(existsSync(path), false);
     assert.equal(existsSync(join(dir.project(PROJECT_CWD), sessionId(1))), false);
     assert.deepEqual(await listSessions(), []);
+  });
+
+  it('a repeated deleteSession removes a subagent folder the first call left behind, and resolves', async () => {
+    const path = dir.write(sessionId(1), [user('x')]);
+    const folder = join(dir.project(PROJECT_CWD), sessionId(1));
+    await deleteSession(sessionId(1));
+    assert.notEqual(await deletedAt(path), undefined, 'the deletion is recorded');
+    // What a first call leaves when the folder could not be removed: the transcript gone, the folder there.
+    mkdirSync(join(folder, 'subagents'), { recursive: true });
+    writeFileSync(join(folder, 'subagents', 'agent-a1.jsonl'), '{}\n');
+    await deleteSession(sessionId(1));
+    assert.equal(existsSync(folder), false);
+    // No record of a first call: still not found.
+    await assert.rejects(() => deleteSession(sessionId(2)), NotFoundError);
+  });
+
+  it("deleteSession reads the official SDK's record of a deletion", async () => {
+    const path = dir.write(sessionId(3), [user('x')]);
+    await officialDeleteSession(sessionId(3));
+    assert.equal(existsSync(path), false);
+    assert.notEqual(await deletedAt(path), undefined);
+    mkdirSync(join(dir.project(PROJECT_CWD), sessionId(3)), { recursive: true });
+    await deleteSession(sessionId(3));
+    assert.equal(existsSync(join(dir.project(PROJECT_CWD), sessionId(3))), false);
   });
 
   it('forkSession remaps every uuid and link, leaves subagent and progress entries behind', async () => {
