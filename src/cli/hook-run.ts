@@ -138,7 +138,8 @@ function post(
           if (line === undefined) continue;
           if (typeof line.approvalId === 'string') approval = true;
           if ('output' in line) return finish({ kind: 'output', output: line.output });
-          if ('error' in line) return finish({ kind: 'output', output: null });
+          // The server could not hold the wait (it is closing, say): asked again while the wait lasts.
+          if ('error' in line) return finish({ kind: 'dropped', approval });
         }
       });
       response.on('error', () => finish({ kind: 'dropped', approval }));

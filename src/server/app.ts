@@ -41,6 +41,8 @@ export interface AppDeps {
   push?: PushRouteDeps;
   webRoot: string;
   info: InfoResponse;
+  /** Whether close() is under way (the connections it ends are not hooks giving up); false when absent. */
+  isClosing?: () => boolean;
   onError: (error: unknown) => void;
 }
 

@@ -44,22 +44,32 @@ export function hookOutput(answer: HookAnswer): Record<string, unknown> | null {
 export function hookEventRoutes({
   supervisor,
   onError,
+  isClosing = () => false,
 }: {
   supervisor: Supervisor;
   onError: (error: unknown) => void;
+  isClosing?: () => boolean;
 }): Hono {
   const app = new Hono();
 
   app.post('/', async (c) => {
     const { event, payload, waitMs } = await readJsonBody(c.req.raw, HookEventBody, MAX_HOOK_BODY_BYTES);
     const reporter = callerOf(c.req.raw).decider;
-    const { signal } = c.req.raw;
+    // The hook went away (not the server, whose close ends every connection): its approval is closed out.
+    const { signal: request } = c.req.raw;
+    const hookGone = new AbortController();
+    const { signal } = hookGone;
+    const onEnd = (): void => {
+      if (!isClosing()) hookGone.abort();
+    };
+    if (request.aborted) onEnd();
+    else request.addEventListener('abort', onEnd, { once: true });
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         const line = (value: unknown): void => {
           // The hook went away meanwhile: nobody reads the line.
-          if (signal.aborted) return;
+          if (request.aborted) return;
           try {
             controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
           } catch {
@@ -87,7 +97,10 @@ export function hookEventRoutes({
               line({ error: reply.body.error });
             },
           )
-          .finally(end);
+          .finally(() => {
+            request.removeEventListener('abort', onEnd);
+            end();
+          });
       },
     });
     return new Response(stream, {

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 
 import type { ApprovalRecord, ThreadRecord } from '../../src/store/records.js';
-import { scenario } from '../../src/testing/index.js';
+import { poll, scenario } from '../../src/testing/index.js';
 import { startExternalWorld } from './helpers/external-session.js';
 import { REPO_ROOT } from './helpers/server-command.js';
 
@@ -152,26 +152,78 @@ describe('an external claude -p session through warden hook run', () => {
     assert.match(String(ended.result?.result), /^refused: /);
   });
 
-  it('a server restarted while the hook waits: the same approval is still answerable', async (t) => {
-    const world = await startExternalWorld(t, touchScript());
+  for (const signal of ['SIGINT', 'SIGKILL'] as const)
+    it(`a server restarted (${signal}) while the hook waits: the same approval is still answerable`, async (t) => {
+      const world = await startExternalWorld(t, touchScript());
+      const run = world.claudeP('[[touch]] make the file');
+      const before = await world.pendingApproval();
+      await world.stopServer(signal);
+      await world.serve();
+      const after = await world.pendingApproval();
+      assert.equal(after.id, before.id, 'the same approval, pending under its id');
+      // The decision waits until the hook has asked again (it retries while its own wait lasts).
+      const decided = await world.api<{ approval: ApprovalRecord }>(
+        'POST',
+        `/api/approvals/${after.id}/decision`,
+        {
+          behavior: 'allow',
+        },
+      );
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      assert.equal(decided.body.approval.status, 'allowed');
+      const ended = await run.done;
+      assert.equal(ended.code, 0, ended.stderr);
+      assert.ok(existsSync(join(world.session.scratch.cwd, 'made-by-bash')));
+    });
+});
+
+describe('an external approval nobody answers in time', () => {
+  it('is closed out when the hook stops waiting, and the CLI asks in its own way (in -p: denies)', async (t) => {
+    const world = await startExternalWorld(t, touchScript(), 1500);
     const run = world.claudeP('[[touch]] make the file');
-    const before = await world.pendingApproval();
-    await world.stopServer();
-    await world.serve();
-    const after = await world.pendingApproval();
-    assert.equal(after.id, before.id, 'the same approval, pending under its id');
-    // The decision waits until the hook has asked again (it retries while its own wait lasts).
-    const decided = await world.api<{ approval: ApprovalRecord }>(
-      'POST',
-      `/api/approvals/${after.id}/decision`,
-      {
-        behavior: 'allow',
-      },
-    );
-    assert.equal(decided.status, 200, JSON.stringify(decided.body));
-    assert.equal(decided.body.approval.status, 'allowed');
+    const asked = await world.pendingApproval();
     const ended = await run.done;
     assert.equal(ended.code, 0, ended.stderr);
-    assert.ok(existsSync(join(world.session.scratch.cwd, 'made-by-bash')));
+    assert.ok(!existsSync(join(world.session.scratch.cwd, 'made-by-bash')), 'nothing was allowed');
+    const { body } = await world.api<{ approvals: ApprovalRecord[] }>(
+      'GET',
+      `/api/approvals?threadId=${asked.threadId}`,
+    );
+    assert.deepEqual(
+      body.approvals.map((approval) => [approval.status, approval.reason]),
+      [['cancelled', 'hook_wait_over']],
+    );
+  });
+
+  it('is closed out when the hook goes away (the terminal moved on), and a late decision is refused', async (t) => {
+    const world = await startExternalWorld(t, touchScript());
+    const gone = new AbortController();
+    const reported = fetch(`${world.server().url}/api/hook-events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.hookToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: 'PermissionRequest',
+        payload: {
+          session_id: '11111111-1111-4111-8111-111111111111',
+          cwd: world.session.scratch.cwd,
+          tool_name: 'Bash',
+          tool_input: { command: 'rm -rf build' },
+        },
+      }),
+      signal: gone.signal,
+    });
+    const response = await reported;
+    const reader = response.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    const { approvalId } = JSON.parse(first) as { approvalId: string };
+    gone.abort();
+    const closed = await poll(async () => {
+      const { body } = await world.api<{ approvals: ApprovalRecord[] }>('GET', '/api/approvals');
+      const approval = body.approvals.find((a) => a.id === approvalId);
+      return approval?.status === 'pending' ? undefined : approval;
+    });
+    assert.deepEqual([closed?.status, closed?.reason], ['cancelled', 'terminal_moved_on']);
+    const late = await world.api('POST', `/api/approvals/${approvalId}/decision`, { behavior: 'allow' });
+    assert.equal(late.status, 409);
   });
 });

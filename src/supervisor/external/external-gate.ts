@@ -19,6 +19,7 @@ import { hookRequestId, type ExternalThreads } from './external-threads.js';
 /** Why an approval of an external session ended without a decision. */
 export const HOOK_WAIT_OVER = 'hook_wait_over';
 export const TERMINAL_MOVED_ON = 'terminal_moved_on';
+const HOST_CLOSING = 'host_closing';
 
 /** What the hook is told: the answer, or null (no answer: the CLI asks in its terminal). */
 export type HookAnswer = PermissionResult | null;
@@ -30,6 +31,8 @@ export interface HookWait {
   readonly waitMs: number;
   /** Told the approval's id once it exists (the hook then knows to ask again if the server goes away). */
   readonly onApproval?: (approvalId: string) => void;
+  /** Aborted when the supervisor closes: the approval stays pending for the hook to ask the next one. */
+  readonly closing?: AbortSignal;
 }
 
 export async function gateExternal(
@@ -125,17 +128,28 @@ async function awaitDecision(
   await core.durable();
   wait.onApproval?.(approvalId);
   let timer: NodeJS.Timeout | undefined;
+  const ended = new AbortController();
   const givenUp = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(HOOK_WAIT_OVER), wait.waitMs);
-    if (wait.signal.aborted) resolve(TERMINAL_MOVED_ON);
-    wait.signal.addEventListener('abort', () => resolve(TERMINAL_MOVED_ON), { once: true });
+    const on = (signal: AbortSignal | undefined, reason: string): void => {
+      if (signal?.aborted === true) resolve(reason);
+      else signal?.addEventListener('abort', () => resolve(reason), { once: true, signal: ended.signal });
+    };
+    on(wait.signal, TERMINAL_MOVED_ON);
+    on(wait.closing, HOST_CLOSING);
   });
   try {
     const first = await Promise.race([answer.then((result) => ({ result })), givenUp]);
     if (typeof first !== 'string') return answered(core, approvalId, first.result);
+    if (first === HOST_CLOSING) {
+      // Nothing is recorded: the approval waits, pending, for the hook to ask the next server.
+      core.waiters.abandon(approvalId, { behavior: 'deny', message: 'The server closed' });
+      throw new ConflictError('The server is closing: ask again');
+    }
     return closeOut(core, threadId, approvalId, input, first);
   } finally {
     clearTimeout(timer);
+    ended.abort();
   }
 }
 

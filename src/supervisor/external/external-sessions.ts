@@ -21,6 +21,8 @@ export class ExternalSessions {
   readonly #timers = new Set<NodeJS.Timeout>();
   /** Approvals restored at open whose hook has not asked again yet → what ends their wait. */
   readonly #reclaiming = new Map<string, () => void>();
+  /** Ends the waits of the hooks connected now when the supervisor closes. */
+  readonly #closing = new AbortController();
 
   constructor(core: SupervisorCore) {
     this.#core = core;
@@ -37,6 +39,7 @@ export class ExternalSessions {
     if (report.event === 'PermissionRequest')
       return gateExternal(this.#core, this.#threads, report, reporter, {
         ...wait,
+        closing: this.#closing.signal,
         onApproval: (approvalId) => {
           this.#reclaiming.get(approvalId)?.();
           wait.onApproval?.(approvalId);
@@ -108,8 +111,12 @@ export class ExternalSessions {
     }
   }
 
-  /** At close: no close-out timer fires any more (the next open starts them again). */
+  /**
+   * At close: no close-out timer fires any more (the next open starts them again), and the hooks waiting
+   * now are let go of with their approvals pending (they ask the next server).
+   */
   stop(): void {
+    this.#closing.abort();
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     for (const reclaimed of this.#reclaiming.values()) reclaimed();

@@ -30,8 +30,8 @@ export interface ExternalWorld {
   server(): { url: string; token: string; process: WardenProcess };
   /** Starts (or starts again) `warden serve` on the data directory. */
   serve(): Promise<void>;
-  /** Stops the server (SIGINT: its clean shutdown). */
-  stopServer(): Promise<void>;
+  /** Stops the server: SIGINT (its clean shutdown, the default) or SIGKILL (a crash). */
+  stopServer(signal?: 'SIGINT' | 'SIGKILL'): Promise<void>;
   /** A request with the owner's token, or `bearer`. */
   api<T>(method: string, path: string, body?: unknown, bearer?: string): Promise<{ status: number; body: T }>;
   pendingApproval(): Promise<ApprovalRecord>;
@@ -146,9 +146,9 @@ export async function startExternalWorld(
     hookCommand,
     server,
     serve,
-    async stopServer() {
+    async stopServer(signal = 'SIGINT') {
       const { process } = server();
-      process.child.kill('SIGINT');
+      process.child.kill(signal);
       await process.exited;
     },
     api,
