@@ -7,7 +7,6 @@
 // (which would block the call with no person asked).
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -31,7 +30,11 @@ const RETRY_MS = 250;
 /** The server answers at the end of the wait itself; this much later the hook stops listening. */
 const WAIT_GRACE_MS = 1_000;
 
-type Outcome = { kind: 'output'; output: unknown } | { kind: 'dropped'; approval: boolean };
+/**
+ * `reached`: the server took the connection, so it may hold an approval for this call by now (its
+ * `{approvalId}` line can be lost with the connection): asking again finds it, or makes it afresh.
+ */
+type Outcome = { kind: 'output'; output: unknown } | { kind: 'dropped'; reached: boolean };
 
 export async function hookRun(
   argv: readonly string[],
@@ -59,7 +62,7 @@ async function report(argv: readonly string[], stdin: NodeJS.ReadStream): Promis
   const waitMs = asking ? (config.waitMs ?? DEFAULT_WAIT_MS) : REPORT_ONLY_MS;
   const deadline = started + waitMs + (asking ? WAIT_GRACE_MS : 0);
   const connectMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  let approvalKnown = false;
+  let reachedOnce = false;
   for (;;) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return 0;
@@ -71,28 +74,34 @@ async function report(argv: readonly string[], stdin: NodeJS.ReadStream): Promis
     const url = urlNow();
     const outcome =
       url === undefined
-        ? ({ kind: 'dropped', approval: false } as const)
-        : await post(url, config.token, body, { connectMs, totalMs: remaining });
+        ? ({ kind: 'dropped', reached: false } as const)
+        : await post(url, config.token, body, { connectMs, totalMs: remaining }).catch(
+            // A URL that is not one: nothing can be reached.
+            (): Outcome => ({ kind: 'dropped', reached: false }),
+          );
     if (outcome.kind === 'output') {
       if (isObject(outcome.output)) process.stdout.write(`${JSON.stringify(outcome.output)}\n`);
       return 0;
     }
-    approvalKnown ||= outcome.approval;
-    // Never reached, or gone before an approval existed: nothing waits on the server for this call.
-    if (!approvalKnown) return 0;
+    reachedOnce ||= outcome.reached;
+    // Never reached: nothing waits on a server for this call. A report that needs no answer is not retried.
+    if (!reachedOnce || !asking) return 0;
     await new Promise((done) => setTimeout(done, Math.min(RETRY_MS, Math.max(0, deadline - Date.now()))));
   }
 }
 
 /** One report: the server's JSON lines, until `{output}` (or `{error}`), or the connection's end. */
-function post(
+async function post(
   url: string,
   token: string,
   body: string,
   limits: { connectMs: number; totalMs: number },
 ): Promise<Outcome> {
+  const target = new URL('/api/hook-events', url);
+  // TLS is loaded only for a server that needs it (it costs milliseconds on every call).
+  const send = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   return new Promise((settle) => {
-    let approval = false;
+    let reached = false;
     let done = false;
     const finish = (outcome: Outcome): void => {
       if (done) return;
@@ -102,8 +111,6 @@ function post(
       request.destroy();
       settle(outcome);
     };
-    const target = new URL('/api/hook-events', url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const request: ClientRequest = send(target, {
       method: 'POST',
       headers: {
@@ -112,13 +119,17 @@ function post(
         'content-length': Buffer.byteLength(body),
       },
     });
-    const connectTimer = setTimeout(() => finish({ kind: 'dropped', approval }), limits.connectMs);
-    const totalTimer = setTimeout(() => finish({ kind: 'dropped', approval }), limits.totalMs);
+    const connectTimer = setTimeout(() => finish({ kind: 'dropped', reached }), limits.connectMs);
+    const totalTimer = setTimeout(() => finish({ kind: 'dropped', reached }), limits.totalMs);
     request.on('socket', (socket) => {
-      socket.once('connect', () => clearTimeout(connectTimer));
-      if (!socket.connecting) clearTimeout(connectTimer);
+      const connected = (): void => {
+        reached = true;
+        clearTimeout(connectTimer);
+      };
+      if (socket.connecting) socket.once('connect', connected);
+      else connected();
     });
-    request.on('error', () => finish({ kind: 'dropped', approval }));
+    request.on('error', () => finish({ kind: 'dropped', reached }));
     request.on('response', (response) => {
       if (response.statusCode !== 200) {
         response.resume();
@@ -136,14 +147,17 @@ function post(
           const line = parseObject(buffered.slice(0, newline));
           buffered = buffered.slice(newline + 1);
           if (line === undefined) continue;
-          if (typeof line.approvalId === 'string') approval = true;
           if ('output' in line) return finish({ kind: 'output', output: line.output });
-          // The server could not hold the wait (it is closing, say): asked again while the wait lasts.
-          if ('error' in line) return finish({ kind: 'dropped', approval });
+          // The server let go of the wait (it is closing): asked again while the wait lasts. Any other
+          // error ends the report with no answer.
+          if ('error' in line)
+            return finish(
+              line.retry === true ? { kind: 'dropped', reached } : { kind: 'output', output: null },
+            );
         }
       });
-      response.on('error', () => finish({ kind: 'dropped', approval }));
-      response.on('close', () => finish({ kind: 'dropped', approval }));
+      response.on('error', () => finish({ kind: 'dropped', reached }));
+      response.on('close', () => finish({ kind: 'dropped', reached }));
     });
     request.end(body);
   });

@@ -3,11 +3,12 @@
 // PermissionRequest first `{"approvalId"}` once the approval exists (a hook whose connection drops then
 // knows to ask again, and finds the same approval), then `{"output"}`: what the hook prints for the CLI,
 // or null (print nothing: the CLI asks in its own terminal). The connection ending is the hook going
-// away: its approval is closed out (`terminal_moved_on`).
+// away: its approval is closed out (`terminal_moved_on`). An error is `{"error", "retry"}`: `retry` when
+// the server is closing and the hook should ask the next one.
 import { Hono } from 'hono';
 import { z } from 'zod';
 
-import type { HookAnswer, Supervisor } from '../supervisor/index.js';
+import { HostClosingError, type HookAnswer, type Supervisor } from '../supervisor/index.js';
 import { readJsonBody } from './body.js';
 import { callerOf } from './caller.js';
 import { errorReply } from './http-error.js';
@@ -94,7 +95,8 @@ export function hookEventRoutes({
             (error: unknown) => {
               const reply = errorReply(error);
               if (reply.unexpected) onError(error);
-              line({ error: reply.body.error });
+              // Only a wait the server let go of is asked again; any other error is the end of it.
+              line({ error: reply.body.error, retry: error instanceof HostClosingError || isClosing() });
             },
           )
           .finally(() => {

@@ -21,6 +21,13 @@ export const HOOK_WAIT_OVER = 'hook_wait_over';
 export const TERMINAL_MOVED_ON = 'terminal_moved_on';
 const HOST_CLOSING = 'host_closing';
 
+/** The supervisor closed while the hook waited: the hook asks the next one (the approval is pending). */
+export class HostClosingError extends ConflictError {
+  constructor() {
+    super('The server is closing: ask again');
+  }
+}
+
 /** What the hook is told: the answer, or null (no answer: the CLI asks in its terminal). */
 export type HookAnswer = PermissionResult | null;
 
@@ -144,7 +151,7 @@ async function awaitDecision(
     if (first === HOST_CLOSING) {
       // Nothing is recorded: the approval waits, pending, for the hook to ask the next server.
       core.waiters.abandon(approvalId, { behavior: 'deny', message: 'The server closed' });
-      throw new ConflictError('The server is closing: ask again');
+      throw new HostClosingError();
     }
     return closeOut(core, threadId, approvalId, input, first);
   } finally {
