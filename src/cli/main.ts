@@ -64,6 +64,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { tokenCommand } = await import('./token-command.js');
         return await reportFailure(() => tokenCommand(command));
       }
+      case 'hook': {
+        const { hookCommand } = await import('./hook-command.js');
+        return await reportFailure(() => hookCommand(command));
+      }
       case 'audit': {
         const { auditCommand } = await import('./audit-command.js');
         return await reportFailure(() => auditCommand(command));

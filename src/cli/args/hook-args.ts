@@ -1,0 +1,59 @@
+// `warden hook install|uninstall|status` (and `warden hook run EVENT`, which main.ts runs before this
+// parser is even loaded: it runs on every hook event of a Claude Code session).
+import type { Command } from './command.js';
+import { DATA_DIR, oneOf } from './flags.js';
+import { booleanFlag, defineCommand, stringFlag } from './parser.js';
+import { UsageError } from './usage-error.js';
+
+const ACTIONS = ['install', 'uninstall', 'status', 'run'] as const;
+export const HOOK_SCOPES = ['user', 'project'] as const;
+export type HookScope = (typeof HOOK_SCOPES)[number];
+
+export const HOOK = defineCommand({
+  name: 'hook',
+  synopsis: 'hook install | uninstall | status',
+  summary:
+    'Bring Claude Code sessions Warden did not start (terminal, IDE, claude -p) into the inbox: install ' +
+    "writes Warden's hooks into a Claude Code settings file (shown as a diff, then asked) and a " +
+    'report-only token into a file of its own; uninstall takes them out again, byte for byte',
+  positionals: [{ name: 'install|uninstall|status|run' }, { name: 'EVENT' }],
+  forms: [
+    {
+      synopsis: 'hook run EVENT',
+      help: 'what the settings run for each event (reads the hook JSON on stdin); not for people',
+    },
+  ],
+  flags: {
+    scope: stringFlag<HookScope>({
+      placeholder: 'S',
+      help: "user (~/.claude/settings.json) or project (this folder's .claude/settings.local.json)",
+      defaultHelp: 'user',
+      check: oneOf('scope', HOOK_SCOPES),
+    }),
+    server: stringFlag({
+      placeholder: 'URL',
+      help: "with install: the server's URL (default: wherever the data dir's running server recorded it)",
+    }),
+    yes: booleanFlag({ short: 'y', help: 'write without asking (for scripts)' }),
+    'data-dir': DATA_DIR,
+  },
+  build({ values, positionals }): Command {
+    const [action] = positionals;
+    if (action === undefined)
+      throw new UsageError('warden hook needs an action: install, uninstall or status');
+    if (!(ACTIONS as readonly string[]).includes(action) || action === 'run')
+      throw new UsageError(`Unknown action '${action}'`);
+    if (values.server !== undefined && action !== 'install')
+      throw new UsageError('--server goes with warden hook install');
+    if (values.server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(values.server))
+      throw new UsageError('--server is an http(s) URL with no path, e.g. http://127.0.0.1:4390');
+    return {
+      name: 'hook',
+      action: action as 'install' | 'uninstall' | 'status',
+      scope: values.scope ?? 'user',
+      ...(values.server === undefined ? {} : { server: values.server.replace(/\/$/, '') }),
+      ...(values.yes === true ? { yes: true } : {}),
+      ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
+    };
+  },
+});
