@@ -225,5 +225,30 @@ describe('an external approval nobody answers in time', () => {
     assert.deepEqual([closed?.status, closed?.reason], ['cancelled', 'terminal_moved_on']);
     const late = await world.api('POST', `/api/approvals/${approvalId}/decision`, { behavior: 'allow' });
     assert.equal(late.status, 409);
+
+    // What the CLI tells its user (its Notification hook) shows on the session's thread.
+    const noted = await fetch(`${world.server().url}/api/hook-events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.hookToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: 'Notification',
+        payload: {
+          session_id: '11111111-1111-4111-8111-111111111111',
+          cwd: world.session.scratch.cwd,
+          message: 'Claude needs your permission to use Bash',
+          notification_type: 'permission_prompt',
+        },
+      }),
+    });
+    assert.equal((await noted.text()).trim(), '{"output":null}');
+    const { body: detail } = await world.api<{
+      thread: ThreadRecord;
+      timeline: { kind: string; text?: string }[];
+    }>('GET', `/api/threads/${closed?.threadId ?? ''}`);
+    assert.equal(detail.thread.title, 'Bash: rm -rf build', 'titled by its first request');
+    assert.deepEqual(
+      detail.timeline.filter((item) => item.kind === 'notice').map((item) => item.text),
+      ['Claude needs your permission to use Bash'],
+    );
   });
 });

@@ -74,7 +74,8 @@ export async function gateExternal(
           subagentId: null,
           toolName,
           input,
-          toolUseId: '',
+          // The CLI names no tool call to a PermissionRequest hook: each request gets an id of its own.
+          toolUseId: `hook:${core.newId()}`,
           behavior: verdict.behavior,
           source: verdict.source,
           rule: verdict.rule,
@@ -98,7 +99,7 @@ export async function gateExternal(
         subagentId: null,
         toolName,
         input,
-        toolUseId: '',
+        toolUseId: `hook:${approvalId}`,
         requestId,
         suggestions: report.suggestions,
         alwaysAllowRules: alwaysAllowRules({
