@@ -18,8 +18,11 @@ import { hasHooks, lineDiff, withHooks, withoutHooks } from './hook-settings.js'
 import { shellQuote, wardenProgram } from './program-name.js';
 
 export const HOOK_CONFIG_FILE = 'hook.json';
-/** How long a PermissionRequest waits for a person in Warden before the CLI asks in its terminal. */
-const DEFAULT_WAIT_MS = 10 * 60 * 1000;
+/**
+ * How long a PermissionRequest waits for a person in Warden before the CLI asks in its terminal. Short,
+ * because the interactive CLI's own dialog takes no answer while the hook waits (docs/external-sessions.md).
+ */
+const DEFAULT_WAIT_MS = 2 * 60 * 1000;
 
 interface Install {
   scope: 'user' | 'project';
@@ -70,7 +73,7 @@ async function install(command: CommandOf<'hook'>, where: Where): Promise<number
     process.stdout.write(`Warden's hooks are in ${settingsPath} already.\n`);
     return 0;
   }
-  const waitMs = where.config?.waitMs ?? DEFAULT_WAIT_MS;
+  const waitMs = command.waitMs ?? where.config?.waitMs ?? DEFAULT_WAIT_MS;
   const program = wardenProgram();
   const after = withHooks(
     before,
@@ -98,6 +101,7 @@ async function install(command: CommandOf<'hook'>, where: Where): Promise<number
   }
   config = {
     ...config,
+    waitMs,
     ...(command.server === undefined ? {} : { url: command.server }),
     installs: [
       ...config.installs.filter((i) => i.path !== settingsPath),

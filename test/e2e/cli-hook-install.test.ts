@@ -42,13 +42,15 @@ describe('warden hook install', () => {
     assert.match(refused.stderr, /pass --yes/);
     assert.equal(readFileSync(settings, 'utf8'), ORIGINAL);
 
-    const installed = await run(hookArgs('install', '--yes'));
+    const installed = await run(hookArgs('install', '--yes', '--wait', '90s'));
     assert.equal(installed.code, 0, installed.stderr);
     const config = join(session.dataDir, 'hook.json');
-    const { token } = JSON.parse(readFileSync(config, 'utf8')) as { token: string };
+    const { token, waitMs } = JSON.parse(readFileSync(config, 'utf8')) as { token: string; waitMs: number };
+    assert.equal(waitMs, 90_000);
     assert.equal(statSync(config).mode & 0o777, 0o600);
     const written = readFileSync(settings, 'utf8');
     assert.ok(!written.includes(token), 'the token is not in the settings file');
+    assert.match(written, /"timeout": 100/, "the CLI's hook timeout outlasts the wait");
     assert.equal(statSync(settings).mode & 0o777, 0o600, 'the settings file keeps its mode');
     assert.match((await run(hookArgs('status'))).stdout, /user .*settings\.json: installed/);
 

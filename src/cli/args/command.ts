@@ -81,6 +81,8 @@ export type Command =
       scope: 'user' | 'project';
       /** With install: the server's URL; absent, wherever the data dir's running server recorded it. */
       server?: string;
+      /** With install: how long a permission request waits for an answer in Warden. */
+      waitMs?: number;
       /** Write without asking. */
       yes?: boolean;
       dataDir?: string;

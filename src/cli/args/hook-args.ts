@@ -1,9 +1,13 @@
 // `warden hook install|uninstall|status` (and `warden hook run EVENT`, which main.ts runs before this
 // parser is even loaded: it runs on every hook event of a Claude Code session).
+import { parseDuration } from '../duration.js';
 import type { Command } from './command.js';
 import { DATA_DIR, oneOf } from './flags.js';
 import { booleanFlag, defineCommand, stringFlag } from './parser.js';
 import { UsageError } from './usage-error.js';
+
+/** As the server allows (routes-hook-events.ts); not imported: the parser loads no server code. */
+const MAX_HOOK_WAIT_MS = 24 * 60 * 60 * 1000;
 
 const ACTIONS = ['install', 'uninstall', 'status', 'run'] as const;
 export const HOOK_SCOPES = ['user', 'project'] as const;
@@ -34,6 +38,21 @@ export const HOOK = defineCommand({
       placeholder: 'URL',
       help: "with install: the server's URL (default: wherever the data dir's running server recorded it)",
     }),
+    wait: stringFlag({
+      placeholder: 'D',
+      help:
+        'with install: how long a permission request waits for an answer in Warden (10s to 24h); the ' +
+        "interactive CLI's own dialog takes no answer meanwhile, claude -p denies after it",
+      defaultHelp: '2m',
+      check: (text) => {
+        const ms = parseDuration(text);
+        if (ms === undefined || ms < 10_000 || ms > MAX_HOOK_WAIT_MS)
+          throw new UsageError(
+            `--wait must be a duration from 10s to 24h such as 90s, 5m or 2h, got '${text}'`,
+          );
+        return ms;
+      },
+    }),
     yes: booleanFlag({ short: 'y', help: 'write without asking (for scripts)' }),
     'data-dir': DATA_DIR,
   },
@@ -43,8 +62,8 @@ export const HOOK = defineCommand({
       throw new UsageError('warden hook needs an action: install, uninstall or status');
     if (!(ACTIONS as readonly string[]).includes(action) || action === 'run')
       throw new UsageError(`Unknown action '${action}'`);
-    if (values.server !== undefined && action !== 'install')
-      throw new UsageError('--server goes with warden hook install');
+    if ((values.server !== undefined || values.wait !== undefined) && action !== 'install')
+      throw new UsageError('--server and --wait go with warden hook install');
     if (values.server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(values.server))
       throw new UsageError('--server is an http(s) URL with no path, e.g. http://127.0.0.1:4390');
     return {
@@ -52,6 +71,7 @@ export const HOOK = defineCommand({
       action: action as 'install' | 'uninstall' | 'status',
       scope: values.scope ?? 'user',
       ...(values.server === undefined ? {} : { server: values.server.replace(/\/$/, '') }),
+      ...(values.wait === undefined ? {} : { waitMs: values.wait }),
       ...(values.yes === true ? { yes: true } : {}),
       ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
     };
