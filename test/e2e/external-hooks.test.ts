@@ -14,7 +14,7 @@ import { WebSocket } from 'ws';
 import type { ApprovalRecord, ThreadRecord } from '../../src/store/records.js';
 import { poll, scenario } from '../../src/testing/index.js';
 import { startExternalWorld } from './helpers/external-session.js';
-import { REPO_ROOT } from './helpers/server-command.js';
+import { REPO_ROOT, spawnWarden } from './helpers/server-command.js';
 
 const touchScript = () =>
   scenario()
@@ -42,6 +42,18 @@ describe('an external claude -p session through warden hook run', () => {
     assert.equal(view.thread.cwd, cwd);
     assert.equal(view.thread.title, 'make the file', 'titled by the first prompt');
     assert.match(view.thread.sessionId ?? '', /^[0-9a-f-]{36}$/);
+    // `warden inbox` lists it with the others, saying it is an external session.
+    const inbox = spawnWarden(['inbox', '--json', '--data-dir', world.session.dataDir], world.session.env, {
+      closeStdin: true,
+    });
+    assert.equal((await inbox.exited).code, 0, inbox.stderr());
+    const listed = (
+      JSON.parse(inbox.stdout()) as { approvals: { id: string; external: boolean; threadTitle: string }[] }
+    ).approvals;
+    assert.deepEqual(
+      listed.map((row) => [row.id, row.external, row.threadTitle]),
+      [[approval.id, true, 'make the file']],
+    );
     // Warden drives no external session: a message to it is refused.
     const sent = await world.api<{ error: { code: string } }>(
       'POST',
