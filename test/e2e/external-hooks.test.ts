@@ -1,6 +1,7 @@
 // Sessions Warden did not start, end to end: the real CLI in `-p` mode (started by the test as a person
 // would, not by Warden) with `warden hook run` in its settings, against the mock model. Its Bash request
-// becomes an approval of an external thread, answered over the API: allowed, the command runs; denied
+// becomes an approval of an external thread, answered over the API: allowed (edited), the edited command
+// runs; denied
 // with a reason, the model's next request carries it. With no server, the hook prints nothing at once and
 // nothing is allowed. A server restarted while the hook waits finds the same approval answerable.
 import assert from 'node:assert/strict';
@@ -90,13 +91,18 @@ describe('an external claude -p session through warden hook run', () => {
     const decided = await world.api<{ approval: ApprovalRecord }>(
       'POST',
       `/api/approvals/${approval.id}/decision`,
-      { behavior: 'allow' },
+      // Allowed as a person edited it: the CLI runs the edited command.
+      {
+        behavior: 'allow',
+        updatedInput: { command: 'touch edited-in-warden', description: 'Make the file' },
+      },
     );
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     const ran = await first.done;
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(ran.result?.result, 'the file is there');
-    assert.ok(existsSync(join(cwd, 'made-by-bash')), 'the allowed command ran');
+    assert.ok(existsSync(join(cwd, 'edited-in-warden')), 'the allowed command ran, as edited');
+    assert.ok(!existsSync(join(cwd, 'made-by-bash')), 'not as it was asked');
     assert.equal(view.thread.sessionId, ran.result?.session_id);
 
     // The same session's thread would be found again; a new session is a new thread, denied with a reason.
