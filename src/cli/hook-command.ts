@@ -23,6 +23,8 @@ export const HOOK_CONFIG_FILE = 'hook.json';
  * because the interactive CLI's own dialog takes no answer while the hook waits (docs/external-sessions.md).
  */
 const DEFAULT_WAIT_MS = 2 * 60 * 1000;
+/** A headless session (`claude -p`) has nobody to ask after the wait: it may wait longer. */
+const DEFAULT_HEADLESS_WAIT_MS = 30 * 60 * 1000;
 
 interface Install {
   scope: 'user' | 'project';
@@ -38,6 +40,7 @@ interface HookConfig {
   dataDir: string;
   url?: string;
   waitMs: number;
+  headlessWaitMs: number;
   installs: Install[];
 }
 
@@ -74,12 +77,13 @@ async function install(command: CommandOf<'hook'>, where: Where): Promise<number
     return 0;
   }
   const waitMs = command.waitMs ?? where.config?.waitMs ?? DEFAULT_WAIT_MS;
+  const headlessWaitMs = command.headlessWaitMs ?? where.config?.headlessWaitMs ?? DEFAULT_HEADLESS_WAIT_MS;
   const program = wardenProgram();
   const after = withHooks(
     before,
     settingsPath,
     (event) => `${program} hook run ${event} --config ${shellQuote(configPath)}`,
-    waitMs,
+    Math.max(waitMs, headlessWaitMs),
   );
   process.stdout.write(
     `${before === null ? 'New file' : 'Changes to'} ${settingsPath}:\n${lineDiff(before ?? '', after)}\n`,
@@ -97,11 +101,12 @@ async function install(command: CommandOf<'hook'>, where: Where): Promise<number
     let tokenName = 'hook';
     for (let n = 2; taken.has(tokenName); n += 1) tokenName = `hook-${n}`;
     const { token } = deciders.create(tokenName, { role: 'hook' });
-    config = { token, tokenName, dataDir, waitMs, installs: [] };
+    config = { token, tokenName, dataDir, waitMs, headlessWaitMs, installs: [] };
   }
   config = {
     ...config,
     waitMs,
+    headlessWaitMs,
     ...(command.server === undefined ? {} : { url: command.server }),
     installs: [
       ...config.installs.filter((i) => i.path !== settingsPath),

@@ -17,6 +17,8 @@ interface HookConfig {
   dataDir?: string;
   /** How long a PermissionRequest waits for a person before the CLI asks in its terminal. */
   waitMs?: number;
+  /** The same for a session nobody attends (`claude -p`): it has no one to ask afterwards. */
+  headlessWaitMs?: number;
   /** How long reaching the server may take before the hook gives up at once. */
   connectTimeoutMs?: number;
 }
@@ -59,7 +61,10 @@ async function report(argv: readonly string[], stdin: NodeJS.ReadStream): Promis
   const urlNow = (): string | undefined => config.url ?? serverUrl(config.dataDir ?? defaultDataDir());
   if (payload === undefined) return 0;
   const asking = event === 'PermissionRequest';
-  const waitMs = asking ? (config.waitMs ?? DEFAULT_WAIT_MS) : REPORT_ONLY_MS;
+  // The CLI says in the hook's environment whether anyone is at its terminal (`-p`: 0, the TUI: 1).
+  const headless = process.env.CLAUDE_CODE_SESSION_ATTENDED === '0';
+  const personWait = (headless ? config.headlessWaitMs : undefined) ?? config.waitMs ?? DEFAULT_WAIT_MS;
+  const waitMs = asking ? personWait : REPORT_ONLY_MS;
   const deadline = started + waitMs + (asking ? WAIT_GRACE_MS : 0);
   const connectMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let reachedOnce = false;

@@ -42,11 +42,15 @@ describe('warden hook install', () => {
     assert.match(refused.stderr, /pass --yes/);
     assert.equal(readFileSync(settings, 'utf8'), ORIGINAL);
 
-    const installed = await run(hookArgs('install', '--yes', '--wait', '90s'));
+    const installed = await run(hookArgs('install', '--yes', '--wait', '90s', '--headless-wait', '60s'));
     assert.equal(installed.code, 0, installed.stderr);
     const config = join(session.dataDir, 'hook.json');
-    const { token, waitMs } = JSON.parse(readFileSync(config, 'utf8')) as { token: string; waitMs: number };
-    assert.equal(waitMs, 90_000);
+    const { token, waitMs, headlessWaitMs } = JSON.parse(readFileSync(config, 'utf8')) as {
+      token: string;
+      waitMs: number;
+      headlessWaitMs: number;
+    };
+    assert.deepEqual([waitMs, headlessWaitMs], [90_000, 60_000]);
     assert.equal(statSync(config).mode & 0o777, 0o600);
     const written = readFileSync(settings, 'utf8');
     assert.ok(!written.includes(token), 'the token is not in the settings file');

@@ -83,6 +83,8 @@ export type Command =
       server?: string;
       /** With install: how long a permission request waits for an answer in Warden. */
       waitMs?: number;
+      /** The same for a headless session (`claude -p`, nobody at its terminal). */
+      headlessWaitMs?: number;
       /** Write without asking. */
       yes?: boolean;
       dataDir?: string;

@@ -13,6 +13,22 @@ const ACTIONS = ['install', 'uninstall', 'status', 'run'] as const;
 export const HOOK_SCOPES = ['user', 'project'] as const;
 export type HookScope = (typeof HOOK_SCOPES)[number];
 
+function waitFlag(name: string, help: string, defaultHelp: string) {
+  return stringFlag({
+    placeholder: 'D',
+    help,
+    defaultHelp,
+    check: (text) => {
+      const ms = parseDuration(text);
+      if (ms === undefined || ms < 10_000 || ms > MAX_HOOK_WAIT_MS)
+        throw new UsageError(
+          `--${name} must be a duration from 10s to 24h such as 90s, 5m or 2h, got '${text}'`,
+        );
+      return ms;
+    },
+  });
+}
+
 export const HOOK = defineCommand({
   name: 'hook',
   synopsis: 'hook install | uninstall | status',
@@ -38,21 +54,17 @@ export const HOOK = defineCommand({
       placeholder: 'URL',
       help: "with install: the server's URL (default: wherever the data dir's running server recorded it)",
     }),
-    wait: stringFlag({
-      placeholder: 'D',
-      help:
-        'with install: how long a permission request waits for an answer in Warden (10s to 24h); the ' +
-        "interactive CLI's own dialog takes no answer meanwhile, claude -p denies after it",
-      defaultHelp: '2m',
-      check: (text) => {
-        const ms = parseDuration(text);
-        if (ms === undefined || ms < 10_000 || ms > MAX_HOOK_WAIT_MS)
-          throw new UsageError(
-            `--wait must be a duration from 10s to 24h such as 90s, 5m or 2h, got '${text}'`,
-          );
-        return ms;
-      },
-    }),
+    wait: waitFlag(
+      'wait',
+      'with install: how long a permission request of an interactive session waits for an answer in ' +
+        "Warden (10s to 24h); the CLI's own dialog takes no answer meanwhile",
+      '2m',
+    ),
+    'headless-wait': waitFlag(
+      'headless-wait',
+      'with install: the same for a headless session (claude -p), which denies after it',
+      '30m',
+    ),
     yes: booleanFlag({ short: 'y', help: 'write without asking (for scripts)' }),
     'data-dir': DATA_DIR,
   },
@@ -62,8 +74,9 @@ export const HOOK = defineCommand({
       throw new UsageError('warden hook needs an action: install, uninstall or status');
     if (!(ACTIONS as readonly string[]).includes(action) || action === 'run')
       throw new UsageError(`Unknown action '${action}'`);
-    if ((values.server !== undefined || values.wait !== undefined) && action !== 'install')
-      throw new UsageError('--server and --wait go with warden hook install');
+    const installOnly = [values.server, values.wait, values['headless-wait']].some((v) => v !== undefined);
+    if (installOnly && action !== 'install')
+      throw new UsageError('--server, --wait and --headless-wait go with warden hook install');
     if (values.server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(values.server))
       throw new UsageError('--server is an http(s) URL with no path, e.g. http://127.0.0.1:4390');
     return {
@@ -72,6 +85,7 @@ export const HOOK = defineCommand({
       scope: values.scope ?? 'user',
       ...(values.server === undefined ? {} : { server: values.server.replace(/\/$/, '') }),
       ...(values.wait === undefined ? {} : { waitMs: values.wait }),
+      ...(values['headless-wait'] === undefined ? {} : { headlessWaitMs: values['headless-wait'] }),
       ...(values.yes === true ? { yes: true } : {}),
       ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
     };
