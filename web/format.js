@@ -45,6 +45,8 @@ export function triggerLabel(trigger) {
       return 'started by the CLI';
     case 'task-notification':
       return 'started by the CLI after a subagent reported';
+    case 'external':
+      return 'a turn of a session started outside Warden';
     case 'history_lost':
       return 'sent again in a new session (the earlier conversation could not be restored)';
     default:

@@ -167,6 +167,8 @@ export class State {
       case 'thread.created':
         this.addThread({
           id: threadId,
+          kind: event.data.external === undefined ? 'warden' : 'external',
+          ...(event.data.external === undefined ? {} : { sessionId: event.data.external.sessionId }),
           cwd: event.data.cwd,
           mode: event.data.mode,
           model: event.data.model ?? null,

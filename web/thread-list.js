@@ -47,6 +47,14 @@ export function renderThreadList(root, state, currentId) {
                   ? h('span', { class: 'count', 'aria-label': `${count} waiting` }, String(count))
                   : null,
                 h('span', { class: 'folder' }, folderName(thread.cwd)),
+                // Started outside Warden (a terminal, an IDE, claude -p): answered here, driven there.
+                thread.kind === 'external'
+                  ? h(
+                      'span',
+                      { class: 'external', title: 'A Claude Code session started outside Warden' },
+                      'external',
+                    )
+                  : null,
                 hostDown
                   ? h(
                       'span',

@@ -125,6 +125,20 @@ export class TimelineView {
           ),
           item.usage ? usageLine(item.usage) : null,
         );
+      case 'notice':
+        // An external session's CLI told its user something (it waits for input, or for a permission).
+        return h(
+          'li',
+          { class: 'item notice' },
+          h(
+            'p',
+            {},
+            h('strong', {}, 'Claude Code: '),
+            visibleText(item.text),
+            ' · ',
+            h('time', { datetime: item.at }, clock(item.at)),
+          ),
+        );
       case 'user':
         return h(
           'li',

@@ -11,7 +11,7 @@ const TITLE_MAX = 60;
 
 export interface InboxRow {
   readonly approval: ApprovalItem;
-  /** `“Fix the login form” · Bash · subagent Inspect the host · waiting 2m` */
+  /** `“Fix the login form” · Bash · subagent Inspect the host · waiting 2m` (`· external session ·` after the title for one) */
   context(): string;
   /** The list line: the context and what the tool acts on. */
   line(s: Styles): string;
@@ -25,6 +25,8 @@ export function inboxRows(
   now = Date.now(),
 ): InboxRow[] {
   const titles = new Map(threads.map((thread) => [thread.id, thread.title]));
+  // A session started outside Warden (a terminal, an IDE, claude -p) waits in its own terminal too.
+  const external = new Set(threads.filter((thread) => thread.kind === 'external').map((thread) => thread.id));
   return [...approvals]
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     .map((approval) => {
@@ -36,6 +38,7 @@ export function inboxRows(
       const context = (): string =>
         [
           `“${cut(title)}”`,
+          external.has(approval.threadId) ? 'external session' : null,
           terminalSafe(approval.toolName),
           approval.subagentDescription === null ? null : `subagent ${cut(approval.subagentDescription)}`,
           `waiting ${age(waitedMs)}`,
@@ -51,6 +54,7 @@ export function inboxRows(
           id: approval.id,
           threadId: approval.threadId,
           threadTitle: title,
+          external: external.has(approval.threadId),
           subagentId: approval.subagentId,
           subagentDescription: approval.subagentDescription,
           toolName: approval.toolName,

@@ -2,10 +2,16 @@
 // The `warden` command: run an agent in the terminal, serve the API and web UI, answer the approvals
 // waiting in it, print a login link, show the agents' processes, or start the offline demo.
 // See docs/cli.md. Exit codes: 0 done, 1 failed, 2 usage error, 130 interrupted.
-import { packageVersion } from '../server/version.js';
-import { parseCommand, USAGE, usageFor, UsageError, type Command } from './args/index.js';
+import type { Command } from './args/index.js';
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Claude Code runs this on every hook event: it loads nothing else (not even the argument parser).
+  if (argv[0] === 'hook' && argv[1] === 'run') {
+    const { hookRun } = await import('./hook-run.js');
+    return hookRun(argv.slice(2));
+  }
+  const { packageVersion } = await import('../server/version.js');
+  const { parseCommand, USAGE, usageFor, UsageError } = await import('./args/index.js');
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -58,6 +64,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { tokenCommand } = await import('./token-command.js');
         return await reportFailure(() => tokenCommand(command));
       }
+      case 'hook': {
+        const { hookCommand } = await import('./hook-command.js');
+        return await reportFailure(() => hookCommand(command));
+      }
       case 'audit': {
         const { auditCommand } = await import('./audit-command.js');
         return await reportFailure(() => auditCommand(command));
@@ -90,6 +100,7 @@ main(process.argv.slice(2)).then(
 
 /** A failure that is not a usage error is said in one line (exit code 1), not as a stack. */
 async function reportFailure(run: () => Promise<number>): Promise<number> {
+  const { UsageError } = await import('./args/index.js');
   try {
     return await run();
   } catch (error) {

@@ -21,10 +21,16 @@ export async function tokenCommand(command: CommandOf<'token'>): Promise<number>
     case 'create': {
       const made =
         client === undefined
-          ? { ...new DeciderTokens(dataDir).create(name), loginLink: undefined }
+          ? {
+              ...new DeciderTokens(dataDir).create(
+                name,
+                command.role === undefined ? {} : { role: command.role },
+              ),
+              loginLink: undefined,
+            }
           : await client.post<{ decider: DeciderInfo; token: string; loginLink: string }>(
               '/api/tokens',
-              { name },
+              { name, ...(command.role === undefined ? {} : { role: command.role }) },
               TIMEOUT,
             );
       process.stdout.write(`${made.token}\n`);

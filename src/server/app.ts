@@ -6,12 +6,13 @@ import { Hono } from 'hono';
 import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
 import { rememberCaller } from './caller.js';
-import { checkRole } from './roles.js';
+import { checkRole, HOOK_EVENTS_PATH } from './roles.js';
 import type { DeciderTokens } from './deciders.js';
 import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
 import type { ActionLinks } from './notify/action-links.js';
 import { hookRoutes } from './notify/routes-hooks.js';
+import { hookEventRoutes } from './routes-hook-events.js';
 import { pushRoutes, type PushRouteDeps } from './routes-push.js';
 import type { RequestGuard } from './request-guard.js';
 import { approvalRoutes } from './routes-approvals.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   push?: PushRouteDeps;
   webRoot: string;
   info: InfoResponse;
+  /** Whether close() is under way (the connections it ends are not hooks giving up); false when absent. */
+  isClosing?: () => boolean;
   onError: (error: unknown) => void;
 }
 
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api/tokens', tokenRoutes(deps));
   app.route('/api/audit', auditRoutes(deps));
   app.route('/api/policy', policyRoutes(deps));
+  app.route(HOOK_EVENTS_PATH, hookEventRoutes(deps));
   // The fleet's hosts and their leases (empty for a store of one host).
   app.get('/api/hosts', (c) => c.json({ hosts: deps.supervisor.listHosts() }));
   if (deps.push !== undefined) app.route('/api/push', pushRoutes(deps.push));

@@ -24,9 +24,11 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * What a named decider may do. `approver` (the default for a new token): answer approvals and read what
  * it answers, nothing that starts or steers an agent (server/roles.ts). `operator`: everything but
  * managing tokens, as the owner — starting a thread or changing a mode runs code as surely as allowing a
- * command does.
+ * command does. `hook`: report-only, for `warden hook run` in the settings of Claude Code sessions Warden
+ * did not start: it reports their hook events and waits for the answers to the approvals it raised; it
+ * reads nothing, decides nothing and starts nothing (server/roles.ts).
  */
-export const DECIDER_ROLES = ['approver', 'operator'] as const;
+export const DECIDER_ROLES = ['approver', 'operator', 'hook'] as const;
 export type DeciderRole = (typeof DECIDER_ROLES)[number];
 /** Entries written before roles existed could do everything an operator can: they keep it. */
 const ROLE_OF_OLDER_ENTRIES: DeciderRole = 'operator';

@@ -20,8 +20,20 @@ const APPROVER_CHANGES: readonly { method: string; path: RegExp }[] = [
   { method: 'DELETE', path: /^\/api\/push\/subscriptions\/[^/]+$/ },
 ];
 
+/** The one request a report-only token (role hook) may make: report a hook event (routes-hook-events.ts). */
+export const HOOK_EVENTS_PATH = '/api/hook-events';
+
 /** Throws 403 when a caller of this role may not make this request. `role` undefined: the owner. */
 export function checkRole(role: DeciderRole | undefined, method: string, path: string): void {
+  if (role === 'hook') {
+    // It sits in settings files that other programs read: it may report, and see nothing.
+    if (method === 'POST' && path === HOOK_EVENTS_PATH) return;
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      `A report-only token (role hook) reports hook events; it may not ${method} ${path}`,
+    );
+  }
   if (role !== 'approver' || READS.has(method)) return;
   if (APPROVER_CHANGES.some((change) => change.method === method && change.path.test(path))) return;
   throw new ApiError(
@@ -29,6 +41,12 @@ export function checkRole(role: DeciderRole | undefined, method: string, path: s
     'FORBIDDEN',
     `A decide-only token (role approver) answers approvals and reads; it may not ${method} ${path}`,
   );
+}
+
+/** The live event stream is a read of every thread: not for a report-only token. */
+export function checkSocketRole(role: DeciderRole | undefined): void {
+  if (role === 'hook')
+    throw new ApiError(403, 'FORBIDDEN', 'A report-only token (role hook) may not follow the event stream');
 }
 
 /**

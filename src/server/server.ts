@@ -141,6 +141,8 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
       modes: [...THREAD_MODES],
       defaultCwd: options.defaultCwd ?? process.cwd(),
     },
+    // The server going away is not a hook going away: its approvals wait for the hook to ask again.
+    isClosing: () => closing !== undefined,
     onError,
   });
   // Keep Node's own Request/Response: other code in the process (the CLI's helpers, tests) uses them.

@@ -12,6 +12,7 @@ import type { Supervisor } from '../supervisor/index.js';
 import { SocketQuery, WS_CLOSE } from './api-schema.js';
 import { parseOrThrow } from './body.js';
 import { ApiError, errorReply } from './http-error.js';
+import { checkSocketRole } from './roles.js';
 import type { DeciderTokens } from './deciders.js';
 import type { Caller, RequestGuard } from './request-guard.js';
 import type { SessionRegistry } from './sessions.js';
@@ -67,6 +68,7 @@ export function attachWebSocket(
       };
       options.guard.checkOrigin(header, true);
       caller = options.guard.checkToken(header);
+      checkSocketRole(caller.role);
       query = parseOrThrow(SocketQuery, Object.fromEntries(url.searchParams));
       if (query.threadId !== undefined) options.supervisor.getThread(query.threadId);
     } catch (error) {

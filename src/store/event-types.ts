@@ -52,6 +52,11 @@ export interface EventDataMap {
     plan?: true;
     /** The fleet host it was placed on, when not the host that created it (that host owns it otherwise). */
     host?: string;
+    /**
+     * A CLI session Warden did not start, adopted through its hooks: the CLI's session id (the thread's
+     * `sessionId` from the start) and the hook token that reported it (only it may wait on its approvals).
+     */
+    external?: { sessionId: string; reporter: string };
   };
   /** Rules a person granted with always-allow, for the CLI session, the thread or the project. */
   'thread.rules_granted': {
@@ -138,6 +143,11 @@ export interface EventDataMap {
    * what the old owner's CLI left pending.
    */
   'thread.adopted': { from: string | null; to: string };
+  /**
+   * An external session's CLI told its user something (its `Notification` hook: it waits for input or a
+   * permission) or ended a turn with nothing to say (`Stop`, recorded as the run's end instead).
+   */
+  'external.notified': { notificationType: string | null; message: string };
   'run.created': {
     runId: string;
     status: 'queued' | 'running';
@@ -274,6 +284,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'thread.deadlines_set',
   'thread.parked',
   'thread.adopted',
+  'external.notified',
   'session.started',
   'session.initialized',
   'session.stopping',

@@ -141,6 +141,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE approvals ADD COLUMN deadline TEXT;
     `,
   },
+  {
+    version: 7,
+    description:
+      'the kind of each thread: run by Warden, or an external CLI session adopted through its hooks',
+    sql: `ALTER TABLE threads ADD COLUMN kind TEXT NOT NULL DEFAULT 'warden';`,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

@@ -77,8 +77,16 @@ export interface ThreadRules {
   deny: string[];
 }
 
+/**
+ * `warden`: Warden runs the thread's CLI. `external`: a Claude Code session Warden did not start (a terminal,
+ * an IDE, a headless `claude -p`), adopted through its hooks (`warden hook run`); it is answered here and
+ * driven from where it runs, so Warden never sends it a message, resumes or stops it.
+ */
+export type ThreadKind = 'warden' | 'external';
+
 export interface ThreadRecord {
   id: string;
+  kind: ThreadKind;
   cwd: string;
   /**
    * What a person reads to tell threads apart: a name given at creation or later, else the first line of

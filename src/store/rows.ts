@@ -31,6 +31,8 @@ function parsed<T>(value: unknown): T | null {
 export function threadFromRow(row: Row): ThreadRecord {
   return {
     id: str(row.id),
+    // A store read before its kind column existed holds only threads Warden ran.
+    kind: row.kind === 'external' ? 'external' : 'warden',
     cwd: str(row.cwd),
     // A store read before its title column existed (the read-only view of an older file) has none.
     title: strOrNull(row.title),

@@ -61,3 +61,5 @@ export {
   ValidationError,
 } from '../protocol/errors.js';
 export type { SandboxStatus } from './runtime/sandbox-state.js';
+export { HostClosingError, type HookAnswer, type HookWait } from './external/external-gate.js';
+export { HOOK_EVENTS, type HookEvent } from './external/hook-report.js';

@@ -28,6 +28,8 @@ import { SupervisorCore, attempt } from './core.js';
 import { reattach, recoverLeftovers, type HostRestart, type Recovered } from './durable/host-restart.js';
 import { shutDown } from './durable/shutdown.js';
 import { followLog, readPage, threadEvents } from './event-stream.js';
+import type { HookAnswer, HookWait } from './external/external-gate.js';
+import { ExternalSessions } from './external/external-sessions.js';
 import type { FleetMembership, ThreadHost } from './fleet/fleet.js';
 import { openHostStore } from './fleet/host-store.js';
 import { RemoteCommands } from './fleet/remote-commands.js';
@@ -55,6 +57,7 @@ export class Supervisor {
   readonly #threads: Threads;
   readonly #decider: Decider;
   readonly #commands: ThreadCommands;
+  readonly #external: ExternalSessions;
   /**
    * What open() found and closed out from a previous host that did not close cleanly, how many of its
    * CLI processes were still running and were stopped, and how many detached ones were re-attached.
@@ -115,6 +118,8 @@ export class Supervisor {
         supervisor.#decider.restoreDeadlines(
           store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
         );
+        // An external session's approval waits a while for its hook to ask again, then is closed out.
+        supervisor.#external.restore();
         fleet?.follow(core, () => supervisor.#threads.liveClis());
         // What other hosts asked of this one while it was down runs now, once.
         supervisor.#remote?.resume();
@@ -140,6 +145,7 @@ export class Supervisor {
     this.#threads = new Threads(core);
     this.#decider = new Decider(core, this.#threads, fleet);
     this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote);
+    this.#external = new ExternalSessions(core);
     this.recovered = restart.recovered;
     core.committedListeners.push((events) => this.#decider.onCommitted(events));
     core.committedListeners.push((events) => this.#remote?.onCommitted(events));
@@ -162,6 +168,16 @@ export class Supervisor {
   /** Sends a user message; starts (or resumes) the thread's CLI session if none is live. */
   send(threadId: string, text: string): Promise<RunRecord> {
     return this.#core.acknowledged(() => this.#commands.send(threadId, text));
+  }
+
+  /**
+   * What a Claude Code hook reports of a session Warden did not start (`warden hook run`), from the hook
+   * token `reporter`: the session becomes a thread of kind `external`. A PermissionRequest resolves with
+   * the decision (or the policy's verdict), or null once the hook stops waiting (`wait`): the CLI then
+   * asks in its own terminal. Other events resolve with null once recorded.
+   */
+  reportHook(event: unknown, payload: unknown, reporter: string, wait: HookWait): Promise<HookAnswer> {
+    return attempt(() => this.#external.report(event, payload, reporter, wait));
   }
 
   /** Names the thread (one line; invisible characters become markers). */
@@ -326,7 +342,10 @@ export class Supervisor {
     if (typeof stopAgents !== 'boolean')
       return Promise.reject(new TypeError('options.stopAgents must be a boolean'));
     if (this.#closed === undefined) {
-      const stopDeadlines = (): void => this.#decider.stopDeadlines();
+      const stopDeadlines = (): void => {
+        this.#decider.stopDeadlines();
+        this.#external.stop();
+      };
       this.#closed = shutDown(this.#core, this.#threads.runtimes(), { stopAgents, stopDeadlines });
       this.#core.markClosed();
     }

@@ -40,8 +40,10 @@ import { totalsOf, usageSince } from './run-usage.js';
  * @typedef {Base & { kind: 'subagent_report', subagentId: string, description: string | null, status: string,
  *   summary: string | null }} SubagentReportItem
  * @typedef {Base & { kind: 'subagent_group', agentId: string }} SubagentGroupItem
+ * @typedef {Base & { kind: 'notice', notificationType: string | null, text: string }} NoticeItem what an
+ *   external session's CLI told its user (its Notification hook)
  * @typedef {RunItem | UserItem | AssistantItem | ToolItem | SubagentItem | SubagentReportItem
- *   | SubagentGroupItem} TimelineItem
+ *   | SubagentGroupItem | NoticeItem} TimelineItem
  */
 
 /** How a decider's channel reads after their name; the web UI needs no words. */
@@ -160,6 +162,17 @@ export function buildTimeline(events) {
           runId: event.data.runId,
           kind: 'user',
           text: event.data.text,
+        });
+        break;
+      case 'external.notified':
+        items.push({
+          key: `notice:${seq}`,
+          seq,
+          at,
+          runId: null,
+          kind: 'notice',
+          notificationType: event.data.notificationType ?? null,
+          text: String(event.data.message ?? ''),
         });
         break;
       case 'message.assistant':

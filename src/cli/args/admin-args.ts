@@ -3,7 +3,7 @@
 import type { AuditFormat } from '../../server/audit-export.js';
 import { validateDeciderName } from '../../server/deciders.js';
 import type { Command, ServerFlags } from './command.js';
-import { DATA_DIR, HOST, HOST_NAME, JSON_FLAG, PORT, STORE } from './flags.js';
+import { DATA_DIR, HOST, HOST_NAME, JSON_FLAG, oneOf, PORT, STORE } from './flags.js';
 import { defineCommand, stringFlag, withDefault, type FlagValues } from './parser.js';
 import { UsageError } from './usage-error.js';
 
@@ -70,9 +70,21 @@ export const TOKEN = defineCommand({
     'last used, revoked; revoking ends its sessions at once; login prints a login link for NAME. With ' +
     "the server running it is asked; without one, the data dir's deciders file is changed",
   positionals: [{ name: 'create|list|revoke|login' }, { name: 'NAME' }],
-  flags: { ...SERVER_FLAGS, json: { ...JSON_FLAG, help: 'with list: print JSON' } },
+  flags: {
+    ...SERVER_FLAGS,
+    role: stringFlag<'approver' | 'operator' | 'hook'>({
+      placeholder: 'ROLE',
+      help:
+        'with create: approver (answers and reads), operator (all but tokens) or hook (reports hook ' +
+        'events only: warden hook install makes one)',
+      defaultHelp: 'approver',
+      check: oneOf('role', ['approver', 'operator', 'hook'] as const),
+    }),
+    json: { ...JSON_FLAG, help: 'with list: print JSON' },
+  },
   build({ values, positionals }): Command {
     const [action, name] = positionals;
+    if (values.role !== undefined && action !== 'create') throw new UsageError('--role goes with create');
     if (action === undefined) throw new UsageError('warden token needs an action');
     if (!(TOKEN_ACTIONS as readonly string[]).includes(action))
       throw new UsageError(`Unknown action '${action}'`);
@@ -83,6 +95,7 @@ export const TOKEN = defineCommand({
       action: known,
       ...serverFlags(values),
       ...(decider === undefined ? {} : { decider }),
+      ...(values.role === undefined ? {} : { role: values.role }),
       ...(values.json === true ? { json: true } : {}),
     };
   },

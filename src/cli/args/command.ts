@@ -70,8 +70,25 @@ export type Command =
       action: 'create' | 'list' | 'revoke' | 'login';
       /** The decider's name, checked; every action but list has one. */
       decider?: string;
+      /** With create: the new decider's role (approver unless said). */
+      role?: 'approver' | 'operator' | 'hook';
       json?: boolean;
     } & ServerFlags)
+  | {
+      name: 'hook';
+      action: 'install' | 'uninstall' | 'status';
+      /** Which Claude Code settings file: the user's, or this folder's personal one. */
+      scope: 'user' | 'project';
+      /** With install: the server's URL; absent, wherever the data dir's running server recorded it. */
+      server?: string;
+      /** With install: how long a permission request waits for an answer in Warden. */
+      waitMs?: number;
+      /** The same for a headless session (`claude -p`, nobody at its terminal). */
+      headlessWaitMs?: number;
+      /** Write without asking. */
+      yes?: boolean;
+      dataDir?: string;
+    }
   | ({
       name: 'policy';
       action: 'simulate';

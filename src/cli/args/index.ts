@@ -5,6 +5,7 @@
 import type { Command } from './command.js';
 import { AUDIT, HOSTS, LOGIN, STATUS, TOKEN } from './admin-args.js';
 import { AGENTS } from './agents-args.js';
+import { HOOK } from './hook-args.js';
 import { INBOX } from './inbox-args.js';
 import { POLICY } from './policy-args.js';
 import { parseCommandLine, type CommandDefinition } from './parser.js';
@@ -24,6 +25,7 @@ const COMMANDS: readonly CommandDefinition<Command>[] = [
   STATUS,
   AGENTS,
   TOKEN,
+  HOOK,
   HOSTS,
   AUDIT,
   POLICY,

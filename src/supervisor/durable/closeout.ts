@@ -63,7 +63,8 @@ export interface RecoverySummary {
 export function recoverAfterCrash(store: Store, keep: ReadonlySet<string> = new Set()): RecoverySummary {
   const summary: RecoverySummary = { threads: 0, runsInterrupted: 0, approvalsExpired: 0, subagentsLost: 0 };
   for (const thread of store.listThreads()) {
-    if (keep.has(thread.id)) continue;
+    // An external session's CLI never ran here: its hook asks again (external-restore.ts).
+    if (keep.has(thread.id) || thread.kind === 'external') continue;
     const drafts = closeoutDrafts(store, thread.id, {
       reason: 'host_restart',
       approvals: 'expired',

@@ -70,6 +70,7 @@ export class ThreadCommands {
   send(threadId: string, text: string): Promise<RunRecord> | RunRecord {
     this.#core.checkOpen();
     validateText(text);
+    this.#checkDriven(threadId, 'send to');
     // A thread another live host runs: that host sends it, as the run named by the request's id.
     const title = this.#threads.thread(threadId).title === null ? titleFromPrompt(text) : null;
     const forwarded = this.#remote?.forward(
@@ -88,6 +89,14 @@ export class ThreadCommands {
     return runtime.send(text);
   }
 
+  /** An external session runs where its user started it: Warden answers it, never drives it. */
+  #checkDriven(threadId: string, what: string): void {
+    if (this.#threads.thread(threadId).kind === 'external')
+      throw new ConflictError(
+        `Thread ${threadId} is an external session (started outside Warden): it cannot ${what} it from here`,
+      );
+  }
+
   rename(threadId: string, title: string): ThreadRecord {
     this.#core.checkOpen();
     const safe = validateTitle(title);
@@ -99,6 +108,7 @@ export class ThreadCommands {
 
   interrupt(threadId: string): Promise<void> | undefined {
     this.#core.checkOpen();
+    this.#checkDriven(threadId, 'interrupt');
     if (this.#forward(threadId, 'interrupt', {}) !== undefined) return;
     this.#fleet?.checkRunsHere(threadId, 'interrupt');
     return this.#threads.runtime(threadId).interrupt();
@@ -106,6 +116,7 @@ export class ThreadCommands {
 
   stop(threadId: string): Promise<void> | undefined {
     this.#core.checkOpen();
+    this.#checkDriven(threadId, 'stop');
     if (this.#forward(threadId, 'stop', {}) !== undefined) return;
     this.#fleet?.checkRunsHere(threadId, 'stop');
     return this.#threads.runtime(threadId).stop('thread_stopped');
