@@ -234,6 +234,8 @@ export class Transcript {
         return;
       case 'thread.parked':
         return this.#line(null, s.dim('(the CLI was parked while idle; the next message resumes it)'));
+      case 'external.notified':
+        return this.#line(null, s.dim(`(in the terminal: ${safe(event.data.message)})`));
       case 'thread.adopted':
         return this.#line(
           null,
