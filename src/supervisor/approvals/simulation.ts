@@ -126,7 +126,9 @@ export function simulateOverLog(store: Store, request: SimulationRequest, osEnfo
   const policyOf = (threadId: string): ThreadPolicy | undefined => {
     const thread = threads.get(threadId);
     if (thread === undefined) return undefined;
-    return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced };
+    // A session Warden did not start runs in no sandbox of Warden's, whatever this host's CLIs run in.
+    const confined = osEnforced && thread.kind !== 'external';
+    return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced: confined };
   };
   const requests = recordedRequests(store, (threadId) => threads.has(threadId), request);
   return simulatePolicy(requests, policyOf, request.change);

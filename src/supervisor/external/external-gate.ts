@@ -7,8 +7,7 @@
 import type { PermissionResult } from '../../protocol/control.js';
 import { ConflictError } from '../../protocol/errors.js';
 import { alwaysAllowRules } from '../../policy/always-allow.js';
-import { askingPersonQuestions } from '../../policy/person-questions.js';
-import { compilePolicy, decidingStep } from '../../policy/policy.js';
+import { compilePolicy, requestVerdict } from '../../policy/policy.js';
 import { settledAnswer } from '../approvals/approval-waiters.js';
 import { deadlineFor } from '../approvals/deadlines.js';
 import { effectiveRules } from '../approvals/grants.js';
@@ -63,8 +62,8 @@ export async function gateExternal(
 
   // External: no sandbox of Warden's holds around this CLI, whatever this host's own CLIs run in.
   const policy = compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, false);
-  const decided = decidingStep(policy, toolName, input, {});
-  const verdict = askingPersonQuestions(toolName, decided.verdict);
+  const decided = requestVerdict(policy, toolName, input, {});
+  const { verdict } = decided;
   if (verdict.behavior !== 'ask') {
     const events = core.commit(thread.id, [
       {
