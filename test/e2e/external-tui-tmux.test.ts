@@ -4,27 +4,18 @@
 // its dialog while the hook waits is checked too: nothing (the key is dropped); once the hook's wait is
 // over (the approval closed out, `hook_wait_over`), the dialog is the person's to answer.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import type { ApprovalRecord } from '../../src/store/records.js';
-import { OFFLINE_API_KEY, poll, scenario } from '../../src/testing/index.js';
+import { poll, scenario } from '../../src/testing/index.js';
 import { startExternalWorld } from './helpers/external-session.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { HAS_TMUX, startTui } from './helpers/tui-session.js';
 
 describe(
   'the interactive claude TUI with warden hook run',
-  { skip: !hasTmux && 'tmux is not installed' },
+  { skip: !HAS_TMUX && 'tmux is not installed' },
   () => {
     it("asks in the inbox while the TUI waits, and the terminal's dialog answers once the hook gives up", async (t) => {
       const world = await startExternalWorld(
@@ -40,41 +31,9 @@ describe(
         8_000,
       );
       const { scratch } = world.session;
-      // A person's first start is past: onboarding done, this folder trusted, the key approved.
-      writeFileSync(
-        join(scratch.home, '.claude.json'),
-        JSON.stringify({
-          hasCompletedOnboarding: true,
-          customApiKeyResponses: { approved: [OFFLINE_API_KEY.slice(-20)], rejected: [] },
-          projects: { [scratch.cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-        }),
-      );
-      // This CLI's TUI starts in auto mode, which runs a plain `touch` unasked: the person chose to be asked.
-      const settingsPath = join(scratch.home, '.claude', 'settings.json');
-      const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
-      writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: 'default' } }));
-      const socket = join(scratch.dir, 'tmux.sock');
-      const env = { ...world.session.world.env, TERM: 'xterm-256color' };
-      const tmux = (...args: string[]): string =>
-        execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
-      t.after(() => {
-        try {
-          tmux('kill-server');
-        } catch {
-          // Already gone.
-        }
-      });
-      const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-      const claude = `cd ${quote(scratch.cwd)} && ${quote(world.session.world.claudePath)}; sleep 600`;
-      tmux('new-session', '-d', '-s', 'w', '-n', 'first', '-x', '160', '-y', '50', claude);
-      let pane = 'w:first';
-      const screen = () => tmux('capture-pane', '-p', '-J', '-t', pane);
-      const ready = await poll(() => /[>❯]/.test(screen()) && screen(), {
-        what: () => `the TUI's prompt:\n${screen()}`,
-      });
-      assert.ok(ready, screen());
-      tmux('send-keys', '-t', pane, '-l', 'make the file');
-      tmux('send-keys', '-t', pane, 'Enter');
+      const tui = await startTui(t, world);
+      const screen = () => tui.screen();
+      tui.send('make the file');
 
       const pending = await poll(
         async () =>
@@ -97,11 +56,8 @@ describe(
 
       // Answered in the terminal first (another session, in a new window): the CLI ends the hook, and
       // Warden closes its approval out.
-      tmux('new-window', '-t', 'w', '-n', 'second', claude);
-      pane = 'w:second';
-      await poll(() => /❯/.test(screen()), { what: () => screen() });
-      tmux('send-keys', '-t', pane, '-l', 'make another');
-      tmux('send-keys', '-t', pane, 'Enter');
+      await tui.another('second');
+      tui.send('make another');
       const second = await poll(
         async () =>
           (await world.api<{ approvals: ApprovalRecord[] }>('GET', '/api/approvals?status=pending')).body
@@ -111,7 +67,7 @@ describe(
       assert.ok(second !== undefined, screen());
       await poll(() => /Do you want to proceed\?/.test(screen()), { what: () => screen() });
       // A key pressed in the terminal while the hook waits: this CLI does not act on it (checked below).
-      tmux('send-keys', '-t', pane, '1');
+      tui.keys('1');
       const closed = await poll(
         async () => {
           const { body } = await world.api<{ approvals: ApprovalRecord[] }>('GET', '/api/approvals');
@@ -129,7 +85,7 @@ describe(
         timeoutMs: 5_000,
       });
       t.diagnostic(`made by the early key once the hook ended: ${queued === true}`);
-      if (queued !== true) tmux('send-keys', '-t', pane, '1');
+      if (queued !== true) tui.keys('1');
       const made = await poll(() => existsSync(join(scratch.cwd, 'answered-in-terminal')), {
         timeoutMs: 20_000,
       });
