@@ -4,38 +4,21 @@
 // scope and settings file in both formats; then one byte of a record's payload is changed in the
 // database file and verify fails naming that record (exit code 1).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 
 import Database from 'better-sqlite3';
 
 import { createServer } from '../../src/server/index.js';
 import { inputDigest } from '../../src/store/audit-chain.js';
 import { DATABASE_FILE } from '../../src/supervisor/index.js';
-import { REPO_ROOT } from '../e2e/helpers/server-command.js';
+import { runWarden } from '../e2e/helpers/server-command.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { parseCsv } from '../helpers/csv.js';
 
-const run = promisify(execFile);
-
-/** Runs `warden …`; resolves with the exit code and output whatever the code. */
-async function warden(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: REPO_ROOT,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const warden = (...args: string[]) => runWarden(args);
 
 describe('warden audit verify (spawned)', () => {
   it('passes, then names the record whose byte was changed in the database file', async (t) => {

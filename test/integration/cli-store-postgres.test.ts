@@ -4,37 +4,19 @@
 // host's lease; audit exports the trail as the store holds it, verify finds a record changed in the
 // database; an empty database and an unreachable server are reported (the password never printed).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 
 import { jsonlLine } from '../../src/server/audit-export.js';
 import type { EventDraft } from '../../src/store/event-types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { REPO_ROOT } from '../e2e/helpers/server-command.js';
+import { runWarden } from '../e2e/helpers/server-command.js';
 import { freshDatabase, storeBackends, testCluster } from '../helpers/store-backends.js';
 
-const run = promisify(execFile);
 const enabled = storeBackends().some((backend) => backend.name === 'postgres');
 
 /** Runs `warden …` with `env` over this process's (WARDEN_STORE_URL unset unless given). */
-async function warden(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, WARDEN_STORE_URL: '', WARDEN_HOST_NAME: '', ...env },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const warden = (args: string[], env: Record<string, string> = {}) =>
+  runWarden(args, { ...process.env, WARDEN_STORE_URL: '', WARDEN_HOST_NAME: '', ...env });
 
 const created: EventDraft = {
   type: 'thread.created',

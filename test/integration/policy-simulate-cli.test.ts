@@ -3,30 +3,14 @@
 // would have decided for the recorded requests, and change nothing. Bad requests are 400 naming the field;
 // a decide-only token may not simulate (policy authoring is an operator's).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { it } from 'node:test';
-import { promisify } from 'node:util';
 
 import { createServer } from '../../src/server/index.js';
-import { REPO_ROOT } from '../e2e/helpers/server-command.js';
+import { runWarden } from '../e2e/helpers/server-command.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 
-const run = promisify(execFile);
-
-async function warden(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: REPO_ROOT,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const warden = (...args: string[]) => runWarden(args);
 
 it('answers over HTTP and in the terminal, with and without the server', { timeout: 120_000 }, async (t) => {
   const { sup, made, thread, dataDir } = await openFakeSupervisor(t);

@@ -1,7 +1,7 @@
 // One CLI process of a thread: its query(), its held-open input, and what its frames mean for runs and
 // subagents. A run's context (which subagents it owns, whether it ended) lives here until the run has
 // ended and none of its subagents runs; then the run is released and nothing can be routed to it.
-import type { CanUseTool, Options } from '../../session/options.js';
+import type { CanUseTool } from '../../session/options.js';
 import { ProtocolError, toError } from '../../protocol/errors.js';
 import { InputLifecycle } from '../../session/input-lifecycle.js';
 import type { CliLaunch, CliTransport } from '../../transport/cli-transport.js';
@@ -17,7 +17,7 @@ import {
   type DetachedProcess,
   type SpawnedCli,
 } from '../durable/detached-cli.js';
-import { confinementOf } from './cli-confinement.js';
+import { cliOptions } from './cli-options.js';
 import { snapshotSession } from './session-snapshot.js';
 import {
   apiRetryDraft,
@@ -141,30 +141,13 @@ export class LiveSession {
         : core.options.detached
           ? (launch: CliLaunch) => this.#spawn(launch)
           : undefined;
-    const { claudePath, sessionStore: mirror } = core.options;
-    const confinement = confinementOf(core, setup.cwd);
-    // Only a CLI started with its own sandbox says whether that runs (the init's sandbox_enabled).
-    this.#usesCliSandbox = confinement.sandbox !== undefined;
-    const options: Options = {
-      cwd: setup.cwd,
-      // Every call the CLI wants confirmed reaches canUseTool; the policy decides there (policy.ts).
-      // Plan mode only while a thread created for planning has no approved plan: the CLI then changes
-      // nothing, and asks (ExitPlanMode) before it leaves plan mode for `default`.
-      permissionMode: setup.plan === true ? 'plan' : 'default',
+    const { options, usesCliSandbox } = cliOptions(core, {
+      ...setup,
       canUseTool: setup.canUseTool(this),
-      onWarning: (warning) => core.warn(warning),
-      ...(claudePath === undefined ? {} : { pathToClaudeCodeExecutable: claudePath }),
-      // The CLI's own sandbox and git hardened against the repository's files (cli-confinement.ts).
-      ...confinement,
-      ...(setup.model === null ? {} : { model: setup.model }),
-      // A joined process runs already: with a transcript mirror, nothing is to be loaded for it.
-      ...(setup.resume === null || (attach !== undefined && mirror !== undefined)
-        ? {}
-        : { resume: setup.resume }),
-      ...(cliTransport === undefined ? {} : { cliTransport }),
-      // Mirrored as each line is written: a host that dies mid-turn leaves its transcript to the next.
-      ...(mirror === undefined ? {} : { sessionStore: mirror, sessionStoreFlush: 'eager' as const }),
-    };
+      attached: attach !== undefined,
+      cliTransport,
+    });
+    this.#usesCliSandbox = usesCliSandbox;
     this.query = core.options.query({ prompt: this.input, options });
     // A joined process is on record already (its session.reattached was committed before this).
     this.#recordedPid =

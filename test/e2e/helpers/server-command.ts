@@ -1,10 +1,11 @@
 // Running the `warden` command as a user would (`node --import tsx src/cli/main.ts …`), offline: the mock
 // model runs in the test, the command gets the offline environment and the pinned CLI through
 // CLAUDE_CODE_EXECUTABLE. Output is collected; tests await patterns in it, never a timer.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import {
   startTestWorld,
@@ -99,6 +100,28 @@ export function spawnWarden(
     },
     exited,
   };
+}
+
+/**
+ * Runs `warden …` to its end, with `env` (default: this process's); resolves with the exit code and the
+ * output whatever the code.
+ */
+export async function runWarden(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: REPO_ROOT, env, timeout: 60_000 },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }
 
 /** Drops terminal control sequences (colours, the spinner's line clearing) and carriage returns. */
