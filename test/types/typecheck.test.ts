@@ -2,7 +2,8 @@
 // SDK's types), every-export.ts (every export of the root Warden provides), content-blocks.ts (Messages
 // API blocks and deltas as ACP agents use them) and tools.ts (the `sdk-tools` input types) typecheck with
 // their imports resolved to the official package and, unchanged, resolved to Warden's sources. The file
-// lists prove which module each run actually compiled against.
+// lists prove which module each run actually compiled against. The twin suite's scenarios — clients
+// written against the official API that run on both SDKs — typecheck against Warden's types as well.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -56,6 +57,18 @@ describe('an application typed against the official SDK', { timeout: 120_000 }, 
       assert.match(official.output, new RegExp(`test/types/${file.replace('.', '\\.')}`), file);
       assert.match(warden.output, new RegExp(`test/types/${file.replace('.', '\\.')}`), file);
     }
+  });
+
+  it('the twin scenarios, clients run against both SDKs, typecheck against Warden unchanged', async () => {
+    // The same files run on the official SDK and on Warden (test/e2e/twin), whose outputs are compared
+    // message by message; the main tsconfig compiles them against the official package.
+    const warden = await typecheck('test/types/tsconfig.twin-warden.json');
+    assert.equal(diagnostics(warden.output), '', 'compiles against Warden');
+    assert.equal(warden.code, 0);
+    assert.match(warden.output, /\/src\/index\.ts/);
+    assert.doesNotMatch(warden.output, /@anthropic-ai\/claude-agent-sdk\/sdk\.d\.ts/);
+    for (const file of ['conversation', 'permissions', 'methods', 'controls', 'options', 'session-lifecycle'])
+      assert.match(warden.output, new RegExp(`test/e2e/twin/scenarios/${file}\\.ts`), file);
   });
 
   it('every-export.ts names every export of the official root that the docs do not list as `no`', () => {
