@@ -229,3 +229,12 @@ export async function previewBatch(select, behavior) {
 export function decideBatch(batch) {
   return call('POST', '/api/approvals/batch', batch);
 }
+
+/**
+ * What a policy change would have decided for the recorded requests (docs/decisions.md); nothing changes.
+ * @param {{ scope: 'all' | { threadId: string } | { cwd: string }, change: { allow?: string[], deny?: string[], remove?: string[] }, limit?: number }} request
+ * @returns {Promise<{ summary: { requests: number, changed: number, asksAllowed: number, deniedAsksAllowed: number }, text: string }>}
+ */
+export function simulatePolicy(request) {
+  return call('POST', '/api/policy/simulate', { limit: 0, ...request });
+}

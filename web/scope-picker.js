@@ -5,9 +5,11 @@
 // removed in the thread view) or this project (the CLI writes it to the project's
 // .claude/settings.local.json, which Warden cannot take back). What the line above the button says is
 // exactly what is sent. The choice is kept per approval outside the card, so a card drawn again (after a
-// live update, or after the server refused a rule) shows the same choice and the server's reason.
+// live update, or after the server refused a rule) shows the same choice and the server's reason. Below,
+// what the rules would have done in the thread so far (simulation-line.js).
 
 import { h, replace } from './dom.js';
+import { showSimulation } from './simulation-line.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
@@ -140,6 +142,7 @@ export function scopePicker(state, approval, rulesId) {
   const summary = h('p', { class: 'always-rules', id: rulesId });
   const note = h('p', { class: 'scope-note' });
   const error = h('p', { class: 'always-error', role: 'alert' });
+  const simulated = h('p', { class: 'always-simulated muted', hidden: '' });
   const editor = h('div', { class: 'rule-editor' });
   const name = `scope-${approval.id}`;
   const scopes = h(
@@ -188,6 +191,7 @@ export function scopePicker(state, approval, rulesId) {
     summary,
     scopes,
     note,
+    simulated,
     details,
     error,
   );
@@ -214,6 +218,11 @@ export function scopePicker(state, approval, rulesId) {
             ],
     );
     note.classList.toggle('warn', draft.scope === 'project');
+    showSimulation(
+      simulated,
+      approval.threadId,
+      draft.rules.map((rule) => rule.trim()),
+    );
     error.hidden = draft.error === null;
     error.textContent = draft.error === null ? '' : `Not sent: ${draft.error}`;
   }

@@ -90,6 +90,13 @@ describe('always allow, with a scope', { timeout: 180_000 }, () => {
     assert.equal(await rulesLine(card), `Always allow in this CLI session: ${RULE}`);
     assert.equal(await card.locator('.rules-legend').textContent(), LEGEND);
     assert.equal(await card.getByLabel('this CLI session').isChecked(), true, 'the session is the default');
+    // What the rule would have done in this thread so far, from the server's simulation of its history.
+    await card
+      .locator('.always-simulated', {
+        hasText:
+          'In this thread so far (1 recorded request, this one included), this rule would have allowed 1 ask.',
+      })
+      .waitFor();
     await card.getByLabel('this project').check();
     const note = card.locator('.scope-note');
     assert.equal(
