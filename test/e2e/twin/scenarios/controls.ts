@@ -3,6 +3,7 @@
 import { scenario } from '../../../../src/testing/index.js';
 import { heldInput } from '../../helpers/sdk-session.js';
 import { drain, type TwinScenario } from '../harness.js';
+import { replyEnded } from './permissions.js';
 
 export const interruptThenMode: TwinScenario = {
   name: 'interrupt, then setPermissionMode',
@@ -56,6 +57,7 @@ export const interruptThenMode: TwinScenario = {
       if (results === 2) held.end();
     });
     await waiting;
+    await replyEnded(env.mock);
     await q.interrupt();
     const seen = await observed;
     return { ...seen, calls, facts: { modeSet } };

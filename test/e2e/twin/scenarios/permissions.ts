@@ -4,7 +4,7 @@ import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { scenario } from '../../../../src/testing/index.js';
+import { scenario, type MockModel } from '../../../../src/testing/index.js';
 import { heldInput } from '../../helpers/sdk-session.js';
 import { drain, type TwinScenario } from '../harness.js';
 
@@ -16,6 +16,11 @@ function bashScript() {
     .callTool('Bash', { command: COMMAND, description: 'Create a file' })
     .thenAnswer((ctx) => `tool said: ${ctx.toolResults[0]?.text ?? '(nothing)'}`)
     .build();
+}
+
+/** Resolves once the mock model has sent the whole reply that asks for the Bash call. */
+export function replyEnded(mock: MockModel): Promise<unknown> {
+  return mock.waitForRequest((r) => r.done && (r.reply ?? []).includes('tool_use:Bash'));
 }
 
 /** A canUseTool that records what it was asked, without the per-run ids, and answers with `answer`. */
@@ -90,7 +95,8 @@ export const denyWithInterrupt: TwinScenario = {
 
 export const interruptWhilePending: TwinScenario = {
   name: 'interrupt while a permission is pending',
-  async run({ start, world }) {
+  async run(env) {
+    const { start, world } = env;
     const script = scenario()
       .on('ask')
       .callTool('Bash', { command: 'touch interrupted.txt', description: 'Create a file' })
@@ -125,6 +131,10 @@ export const interruptWhilePending: TwinScenario = {
       else held.end();
     });
     await askedPromise;
+    // The CLI asks for a tool as soon as its block is complete, before the reply has ended; an interrupt
+    // before the end is worded otherwise by the CLI ("interrupted by user", not "… for tool use"), on
+    // either SDK: interrupt once the model's reply is over, so both meet the same moment.
+    await replyEnded(env.mock);
     const reply = await q.interrupt();
     const observed = await done;
     return {
