@@ -26,7 +26,7 @@ import { tsImport } from 'tsx/esm/api';
 
 /**
  * The older CLIs' passes leave out the e2e files whose subject is Warden's own surface rather than the CLI:
- * the `warden` command's front ends and the PostgreSQL fleet. They reach the CLI through the same
+ * the `warden` command's front ends, the PostgreSQL fleet, the TUI in tmux and a detached CLI's watchdog. They reach the CLI through the same
  * supervisor paths that the other e2e files take on every pinned CLI, so running them again would only
  * cost CI time (about two minutes on two cores).
  */
@@ -38,6 +38,10 @@ const BUNDLED_CLI_ONLY = [
   'cli-decisions-run',
   'cli-usage-before-disk',
   'fleet-',
+  // The TUI in tmux (the terminal front end of a session, not the hook protocol the headless tests
+  // check on every CLI) and the watchdog of a detached CLI (Warden's own shell, not the CLI's).
+  'external-tui-tmux',
+  'supervisor-detached-lifetime',
 ];
 /** Processes still exiting when the runner ends get this long before they count as left behind. */
 const EXIT_GRACE_MS = 3000;
