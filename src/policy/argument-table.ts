@@ -22,7 +22,10 @@
 interface ArgumentClass {
   /** Options that write no file: `--name` (also as `--name=value`) or `-x`. */
   readonly options: readonly string[];
-  /** Of those, the ones whose value is the next word when not joined with `=` (`-n 5`, `-name x`). */
+  /**
+   * Options that write no file and take a value, the next word when not joined with `=` (`-n 5`,
+   * `-name x`); known whether or not `options` lists them too.
+   */
   readonly valued?: readonly string[];
   /** How many operands may follow (files read, revisions, paths): `Infinity` for any. */
   readonly operands: number;
@@ -248,18 +251,8 @@ const TABLE: Readonly<Record<string, ArgumentClass>> = {
   },
   uniq: { options: ['-c', '-d', '-u', '-i', '-f', '-s', '-w'], valued: ['-f', '-s', '-w'], operands: 1 },
   find: {
+    // With a value: below; without one:
     options: [
-      '-name',
-      '-iname',
-      '-path',
-      '-ipath',
-      '-type',
-      '-maxdepth',
-      '-mindepth',
-      '-newer',
-      '-size',
-      '-mtime',
-      '-mmin',
       '-empty',
       '-not',
       '-o',
@@ -270,9 +263,6 @@ const TABLE: Readonly<Record<string, ArgumentClass>> = {
       '-print0',
       '-ls',
       '-prune',
-      '-regex',
-      '-user',
-      '-perm',
       '-L',
       '-H',
       '-P',
@@ -349,8 +339,9 @@ export function unclassifiedWord(words: readonly string[], literal: number): str
     }
     if (entry.numeric === true && /^-\d+$/u.test(word)) continue;
     const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
-    if (entry.options.includes(name)) {
-      if (!word.includes('=') && entry.valued?.includes(name) === true) i++;
+    const valued = entry.valued?.includes(name) === true;
+    if (valued || entry.options.includes(name)) {
+      if (valued && !word.includes('=')) i++;
       continue;
     }
     if (combinedFlags(entry, word)) continue;

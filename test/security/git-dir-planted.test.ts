@@ -16,6 +16,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
+import { answerEveryApproval } from './sandbox-helpers.js';
 
 const PLANTED: Readonly<Record<string, string>> = {
   'planted/HEAD': 'ref: refs/heads/main\n',
@@ -55,18 +56,14 @@ async function plant(t: TestContext, sandbox: 'auto' | 'off', kind: keyof typeof
   world.defer(() => sup.close({ stopAgents: true }));
   const { mode, rules } = THREADS[kind];
   const thread = await sup.createThread({ cwd, mode, rules: { allow: [...rules.allow] } });
-  const controller = new AbortController();
-  world.defer(() => controller.abort());
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
   // A person who approves the plain-looking status card, and the results as they come.
-  void (async () => {
-    for await (const event of sup.events({ signal: controller.signal })) {
-      if (event.type === 'approval.requested') await sup.decide(event.data.approvalId, { behavior: 'allow' });
-      if (event.type === 'tool.result') results.push(event);
-    }
-  })().catch(() => undefined);
+  const person = answerEveryApproval(sup, world, { behavior: 'allow' }, (event) => {
+    if (event.type === 'tool.result') results.push(event);
+  });
   const run = await sup.send(thread.id, '[[plant]] plant a repository');
   const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id, 90_000);
+  assert.equal(person.refused(), undefined, 'every approval was answered');
   const approvals = sup.getThread(thread.id).approvals;
   return { cwd, ended, approvals, results };
 }

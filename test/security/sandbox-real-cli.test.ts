@@ -13,7 +13,7 @@ import { Supervisor, type StoredEvent } from '../../src/supervisor/index.js';
 import { probeSandbox } from '../../src/supervisor/runtime/sandbox-probe.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
-import { initRepository } from './sandbox-helpers.js';
+import { answerEveryApproval, initRepository } from './sandbox-helpers.js';
 
 const PLANT = `[core]%n%x09fsmonitor = "touch MARKER"`;
 const COMMANDS = [
@@ -45,13 +45,7 @@ async function runFindings(
   });
   world.defer(() => sup.close({ stopAgents: true }));
   // A person who denies whatever is asked.
-  const controller = new AbortController();
-  world.defer(() => controller.abort());
-  void (async () => {
-    for await (const event of sup.events({ signal: controller.signal }))
-      if (event.type === 'approval.requested')
-        await sup.decide(event.data.approvalId, { behavior: 'deny', message: 'not that' });
-  })().catch(() => undefined);
+  const person = answerEveryApproval(sup, world, { behavior: 'deny', message: 'not that' });
   const thread = await sup.createThread({ cwd, mode, rules: { allow: [...rules] } });
   const results: Extract<StoredEvent, { type: 'tool.result' }>[] = [];
   const collecting = (async () => {
@@ -63,6 +57,7 @@ async function runFindings(
   const run = await sup.send(thread.id, '[[plant]] plant a config');
   const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id, 90_000);
   await collecting;
+  assert.equal(person.refused(), undefined, 'every approval was answered');
   const approvals = sup.getThread(thread.id).approvals;
   return { sup, cwd, config, ended, results, approvals };
 }

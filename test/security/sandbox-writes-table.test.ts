@@ -13,7 +13,7 @@ import { Supervisor } from '../../src/supervisor/index.js';
 import { probeSandbox } from '../../src/supervisor/runtime/sandbox-probe.js';
 import { scenario, startTestWorld } from '../../src/testing/index.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
-import { initRepository } from './sandbox-helpers.js';
+import { answerEveryApproval, initRepository } from './sandbox-helpers.js';
 
 const PY = 'python3 -c';
 const WRITES: readonly { readonly command: string; readonly target: string }[] = [
@@ -151,17 +151,11 @@ for (const mechanism of ['bubblewrap', 'cli'] as const) {
         world.defer(() => sup.close({ stopAgents: true }));
         assert.equal(sup.sandbox.mechanism, 'bubblewrap', 'the host holds them with its prefix');
         const thread = await sup.createThread({ cwd, mode: 'full-access' });
-        const controller = new AbortController();
         // A person who allows everything the policy asks about.
-        const allowing = (async () => {
-          for await (const event of sup.events({ signal: controller.signal }))
-            if (event.type === 'approval.requested')
-              await sup.decide(event.data.approvalId, { behavior: 'allow' });
-        })().catch(() => undefined);
+        const person = answerEveryApproval(sup, world, { behavior: 'allow' });
         const run = await sup.send(thread.id, '[[writes]] write them all');
         const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === run.id, 240_000);
-        controller.abort();
-        await allowing;
+        assert.equal(person.refused(), undefined, 'every approval was answered');
         assert.equal(ended.data.status, 'completed');
         const changed = watched.filter((target) => {
           const now = snapshot(resolveTarget(target));
