@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BENCHMARKS } from './benchmarks/index.js';
+import { ensureBuilt } from './lib/built-package.js';
 import { loadHosts } from './lib/hosts.js';
 import { loadAverageNow, machineInfo, versions } from './lib/machine.js';
 import type { BenchmarkResult, PendingBenchmark } from './lib/model.js';
@@ -31,6 +32,7 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const selected = BENCHMARKS.filter((benchmark) => names.length === 0 || names.includes(benchmark.name));
 const startedAt = new Date();
 const machine = machineInfo();
+ensureBuilt(log);
 const hosts = await loadHosts();
 if (quick) log('quick mode: fewer runs and smaller sizes; the report is printed, nothing is written');
 if (machine.loadAverageAtStart > machine.cores)

@@ -2,9 +2,10 @@
 // the previous reply is read) and times each on its side, from writing the request line to reading the
 // reply line; the host answers with an allow-everything callback. So the figure is everything a host adds
 // between a permission request and its answer: reading, parsing, dispatch, callback, serialising, writing.
-// Each run is a host in its own Node process (bench/permissions/round-trips.ts), measured twice over:
-// pinned with the fake CLI to one core (the steady figure, and the one the target is checked on) and
-// placed freely by the scheduler.
+// Each run is a host in its own Node process (bench/permissions/round-trips.mjs), measured twice over:
+// pinned with the fake CLI to one core (the steady figure, and the one the targets are checked on) and
+// placed freely by the scheduler; and in two phases, a new process's first requests (cold) and as many
+// again once it is warm (steady).
 import { fileURLToPath } from 'node:url';
 import { pinToOneCore } from '../lib/affinity.js';
 import { formatBound } from '../lib/bounded.js';
@@ -14,12 +15,28 @@ import type { HostName } from '../lib/hosts.js';
 import { interleave } from '../lib/interleave.js';
 import type { Benchmark, BenchContext, BenchmarkResult, Figure, TargetCheck } from '../lib/model.js';
 import { killRun, newRunMarker, RUN_MARKER_VARIABLE } from '../lib/processes.js';
-import type { RoundTripSample } from '../permissions/round-trips.js';
-import { PERMISSIONS_GAP, PERMISSIONS_PLACEMENT } from './findings.js';
+import {
+  PERMISSIONS_COLD_NOTE,
+  PERMISSIONS_PARITY_GAP,
+  PERMISSIONS_GAP,
+  PERMISSIONS_PLACEMENT,
+} from './findings.js';
 
 const NAME = 'permissions';
 const TITLE = 'Permission round trip';
-const ROUND_TRIPS = fileURLToPath(new URL('../permissions/round-trips.ts', import.meta.url));
+const ROUND_TRIPS = fileURLToPath(new URL('../permissions/round-trips.mjs', import.meta.url));
+
+/** One phase of a run, as round-trips.mjs prints it (µs). */
+interface PhaseSample {
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpuPerRequest: number;
+}
+
+interface RoundTripSample {
+  readonly cold: PhaseSample;
+  readonly steady: PhaseSample;
+}
 
 interface Placement {
   readonly id: string;
@@ -43,23 +60,35 @@ async function once(
       signal,
     });
     const sample = messages.at(-1) as RoundTripSample | undefined;
-    if (sample?.p50 === undefined) throw new Error('the helper reported no measurement');
+    if (sample?.steady?.p50 === undefined) throw new Error('the helper reported no measurement');
     return sample;
   } finally {
     killRun(marker);
   }
 }
 
-function target(p50: Figure): TargetCheck {
+const us = (value: number | undefined): string => (value === undefined ? 'n/a' : `${value.toFixed(0)} µs`);
+const ratioText = (figure: Figure): string => figure.ratio?.toFixed(2) ?? 'n/a';
+
+function halfTarget(p50: Figure): TargetCheck {
   const met = p50.ratio === undefined ? undefined : p50.ratio <= 0.5;
-  const us = (value: number | undefined): string => (value === undefined ? 'n/a' : `${value.toFixed(0)} µs`);
   return {
     target: "p50 at most half the official's",
     met,
     standing:
-      `${p50.label}: ${us(p50.warden?.median)} vs ${us(p50.official?.median)} ` +
-      `(ratio ${p50.ratio?.toFixed(2) ?? 'n/a'})`,
+      `${p50.label}: ${us(p50.warden?.median)} vs ${us(p50.official?.median)} ` + `(ratio ${ratioText(p50)})`,
     ...(met === false ? { gap: PERMISSIONS_GAP } : {}),
+  };
+}
+
+function parityTarget(p50: Figure, cpu: Figure): TargetCheck {
+  const met =
+    p50.ratio === undefined || cpu.ratio === undefined ? undefined : p50.ratio <= 1 && cpu.ratio <= 1;
+  return {
+    target: "p50 and host CPU at most the official's",
+    met,
+    standing: `${p50.label} ratio ${ratioText(p50)}; ${cpu.label} ratio ${ratioText(cpu)}`,
+    ...(met === false ? { gap: PERMISSIONS_PARITY_GAP } : {}),
   };
 }
 
@@ -76,9 +105,10 @@ async function measure(
     warmup: 1,
     boundMs,
     run: (host, signal) => once(host, requests, placement, signal),
-    describe: (sample) =>
-      `p50 ${sample.p50.toFixed(0)} µs, p99 ${sample.p99.toFixed(0)} µs, ` +
-      `host CPU ${sample.cpuPerRequest.toFixed(1)} µs/request`,
+    describe: ({ cold, steady }) =>
+      `cold p50 ${cold.p50.toFixed(0)} µs, CPU ${cold.cpuPerRequest.toFixed(1)} µs/request; ` +
+      `steady p50 ${steady.p50.toFixed(0)} µs, p99 ${steady.p99.toFixed(0)} µs, ` +
+      `CPU ${steady.cpuPerRequest.toFixed(1)} µs/request`,
     log: context.log,
   });
   const spec = (id: string, label: string, digits: number) =>
@@ -90,9 +120,19 @@ async function measure(
       digits,
     }) as const;
   return [
-    figureOf(spec('p50', 'round trip p50', 0), outcomes, (sample) => sample.p50),
-    figureOf(spec('p99', 'round trip p99', 0), outcomes, (sample) => sample.p99),
-    figureOf(spec('cpu', 'host CPU per round trip', 1), outcomes, (sample) => sample.cpuPerRequest),
+    figureOf(spec('p50', 'round trip p50, steady', 0), outcomes, (sample) => sample.steady.p50),
+    figureOf(spec('p99', 'round trip p99, steady', 0), outcomes, (sample) => sample.steady.p99),
+    figureOf(
+      spec('cpu', 'host CPU per round trip, steady', 1),
+      outcomes,
+      (sample) => sample.steady.cpuPerRequest,
+    ),
+    figureOf(spec('cold-p50', 'round trip p50, cold', 0), outcomes, (sample) => sample.cold.p50),
+    figureOf(
+      spec('cold-cpu', 'host CPU per round trip, cold', 1),
+      outcomes,
+      (sample) => sample.cold.cpuPerRequest,
+    ),
   ];
 }
 
@@ -115,11 +155,13 @@ export const permissionsBenchmark: Benchmark = {
       name: NAME,
       title: TITLE,
       method:
-        `The fake CLI sends ${requests.toLocaleString('en-US')} \`can_use_tool\` requests in a row, each once ` +
-        "the previous reply is read, to an allow-everything `canUseTool`; latency is measured on the CLI's " +
+        `The fake CLI sends ${(2 * requests).toLocaleString('en-US')} \`can_use_tool\` requests in a row, each ` +
+        "once the previous reply is read, to an allow-everything `canUseTool`; latency is measured on the CLI's " +
         "side, from writing the request line to reading the reply line; the median over runs of each run's " +
-        'p50 and p99 (nearest rank). Each host runs in a Node process of its own, so *host CPU* is its own ' +
-        '(from the first request to the result, divided by the round trips). ' +
+        'p50 and p99 (nearest rank). Each host runs in a Node process of its own, started with plain `node` ' +
+        '(Warden as built, the official SDK as published), so *host CPU* is its own, divided by the round ' +
+        `trips of the phase. *Cold*: the process's first ${requests.toLocaleString('en-US')} requests; *steady*: ` +
+        `the next ${requests.toLocaleString('en-US')}. ` +
         (pinned === undefined
           ? 'taskset is not available here, so only free placement is measured. '
           : `*One core*: the host and the fake CLI pinned together to one core (\`${pinned.join(' ')}\`); ` +
@@ -128,8 +170,8 @@ export const permissionsBenchmark: Benchmark = {
       runsPerHost: runs,
       parameters: { requests, boundMs, pinned: pinned === undefined ? 'no' : pinned.join(' ') },
       figures,
-      targets: [target(figures[0]!)],
-      notes: [PERMISSIONS_PLACEMENT],
+      targets: [halfTarget(figures[0]!), parityTarget(figures[0]!, figures[2]!)],
+      notes: [PERMISSIONS_PLACEMENT, PERMISSIONS_COLD_NOTE],
     };
   },
 };

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
 export interface ChildRunOptions {
+  /** A `.mjs` helper runs on plain Node (nothing but the host in the process); anything else through tsx. */
   readonly script: string;
   readonly args: readonly string[];
   readonly nodeFlags?: readonly string[];
@@ -24,7 +25,13 @@ export function runChild(options: ChildRunOptions): Promise<Record<string, unkno
     const [command = process.execPath, ...prefix] = [...(options.wrapper ?? []), process.execPath];
     const child = spawn(
       command,
-      [...prefix, ...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...options.args],
+      [
+        ...prefix,
+        ...(options.nodeFlags ?? []),
+        ...(options.script.endsWith('.mjs') ? [] : ['--import', 'tsx']),
+        options.script,
+        ...options.args,
+      ],
       { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     // The helper may be gone (killed at the bound) by the time we write to it.

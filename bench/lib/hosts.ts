@@ -1,6 +1,11 @@
 // The two hosts under comparison behind one small interface. Both take the same `{prompt, options}`;
 // the benchmarks use only options both understand, so any difference measured is the host's.
-// Loaded lazily: the memory benchmark's child processes import exactly one of them.
+// Loaded lazily: the memory benchmark's child processes import exactly one of them. Warden is loaded as
+// built (built-package.ts), as a client runs it.
+
+import { pathToFileURL } from 'node:url';
+
+import { BUILT_ENTRY, buildIsStale } from './built-package.js';
 
 export const HOST_NAMES = ['warden', 'official'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
@@ -41,7 +46,8 @@ export const allowAll: AllowAll = (_toolName, input) =>
 
 export async function loadHost(name: HostName): Promise<HostQueryFn> {
   if (name === 'warden') {
-    const { query } = await import('../../src/index.js');
+    if (buildIsStale()) throw new Error(`${BUILT_ENTRY} is missing or older than src/: run npm run build`);
+    const { query } = (await import(pathToFileURL(BUILT_ENTRY).href)) as typeof import('../../src/index.js');
     return ({ prompt, options }) =>
       query({
         prompt: prompt as Parameters<typeof query>[0]['prompt'],
