@@ -28,7 +28,7 @@ import { tsImport } from 'tsx/esm/api';
  * The older CLIs' passes leave out the e2e files whose subject is Warden's own surface rather than the CLI:
  * the `warden` command's front ends, the PostgreSQL fleet, the TUI in tmux and a detached CLI's watchdog. They reach the CLI through the same
  * supervisor paths that the other e2e files take on every pinned CLI, so running them again would only
- * cost CI time (about two minutes on two cores).
+ * cost CI time (about three minutes on two cores).
  */
 const BUNDLED_CLI_ONLY = [
   'cli-command-',
@@ -42,6 +42,12 @@ const BUNDLED_CLI_ONLY = [
   // check on every CLI) and the watchdog of a detached CLI (Warden's own shell, not the CLI's).
   'external-tui-tmux',
   'supervisor-detached-lifetime',
+  // Grants, deadlines and batches are the supervisor's own bookkeeping over approvals the other files
+  // already take through every CLI (about 30 s a pass).
+  'grants-deadlines-batches',
+  // The twin suite compares Warden with the official SDK message by message on the same CLI: that is
+  // about the SDKs, and the bundled CLI is the one the official SDK pins (about 40 s a pass).
+  'twin/',
 ];
 /** Processes still exiting when the runner ends get this long before they count as left behind. */
 const EXIT_GRACE_MS = 3000;
