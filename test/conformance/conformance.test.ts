@@ -20,7 +20,7 @@ const gaps = documentedGaps(DOC);
 /**
  * A `no` row of single names covers them in every subpath that exports them: the root and `./core` (the
  * official root without its process-spawning extras; the same module in Warden) share the rows written
- * for the root, and `./sdk-tools` names its types that cannot be generated.
+ * for the root. `./sdk-tools` admits none (see below).
  */
 
 function documented(kind: Kind, name: string): boolean {
