@@ -1,7 +1,8 @@
 // Captures what the real Claude Code CLI returns from its built-in tools: a session answered by the
 // testkit's mock model calls each tool it can run offline, and the CLI reports each result's structured
 // form as `tool_use_result` on the user message that carries it. Writes test/fixtures/tool-outputs.json
-// (tool name → the results seen), from which scripts/generate-sdk-tools.ts writes the `*Output` types.
+// (tool name → the results seen), which test/types/recorded-outputs.test.ts checks against the `*Output`
+// types of `./sdk-tools` (the official declarations): what the CLI returns must be a value of them.
 //
 //   node --import tsx scripts/capture-tool-outputs.ts
 import { writeFileSync } from 'node:fs';

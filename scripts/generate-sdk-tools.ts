@@ -1,17 +1,22 @@
-// Writes src/sdk-tools.ts — the input types of Claude Code's built-in tools, named as the official Agent
-// SDK's `sdk-tools` names them — from test/fixtures/tool-schemas.json (the schemas the real CLI sends the
-// model; scripts/capture-tool-schemas.ts captures them). It understands the subset of JSON Schema those
-// schemas use: object (properties, required, additionalProperties, propertyNames), array (items), string,
-// number, integer, boolean, enum, const, anyOf/oneOf and allOf; validation keywords (lengths, patterns, ranges) have no type.
+// Writes src/sdk-tools.ts — the input and output types of Claude Code's built-in tools, under the names and
+// in the order of the official Agent SDK's `sdk-tools.d.ts`. The input of each tool the real CLI offers a
+// session run offline is generated from the JSON Schema it sends the model (test/fixtures/tool-schemas.json;
+// scripts/capture-tool-schemas.ts captures them); every other declaration (the inputs of tools it did not
+// offer, every `*Output`, `ToolInputSchemas`, `ToolOutputSchemas`) is the official package's own, read from
+// its declarations at generation time (scripts/official-tool-declarations.ts): they are the published
+// contract, and Claude Code publishes no output schema. It understands the subset of JSON Schema the
+// schemas use: object (properties, required, additionalProperties, propertyNames), array (items; minItems
+// with a small maxItems gives tuples, as the official declarations have them), string, number, integer,
+// boolean, enum, const, anyOf/oneOf and allOf; other validation keywords (lengths, patterns, ranges) have no type.
 //
 //   node --import tsx scripts/generate-sdk-tools.ts          writes src/sdk-tools.ts
-//   generateSdkTools(fixture)                                the file's text (test/unit/sdk-tools-generated)
+//   generateSdkTools(fixture, official)                      the file's text (test/unit/sdk-tools-generated)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import prettier from 'prettier';
 
-import { objectType, readOutputs, type OutputsFixture } from './infer-output-types.js';
+import { readOfficialDeclarations, type OfficialDeclarations } from './official-tool-declarations.js';
 
 export const FIXTURE_PATH = fileURLToPath(new URL('../test/fixtures/tool-schemas.json', import.meta.url));
 export const OUTPUT_PATH = fileURLToPath(new URL('../src/sdk-tools.ts', import.meta.url));
@@ -57,6 +62,8 @@ type Schema = {
   required?: string[];
   additionalProperties?: boolean | Schema;
   items?: Schema;
+  minItems?: number;
+  maxItems?: number;
   enum?: unknown[];
   allOf?: Schema[];
   anyOf?: Schema[];
@@ -96,10 +103,8 @@ function typeOf(schema: Schema): string {
       return 'number';
     case 'boolean':
       return 'boolean';
-    case 'array': {
-      const item = schema.items === undefined ? 'unknown' : typeOf(schema.items);
-      return /^[\w$.]+$/.test(item) ? `${item}[]` : `(${item})[]`;
-    }
+    case 'array':
+      return arrayType(schema);
     case 'object':
       return objectBody(schema);
     case undefined:
@@ -107,6 +112,26 @@ function typeOf(schema: Schema): string {
     default:
       throw new Error(`unsupported JSON Schema type ${JSON.stringify(schema.type)}`);
   }
+}
+
+/** Longer tuples than this stay arrays (the official generator's default limit). */
+const MAX_TUPLE = 20;
+
+/** `T[]`, or for a bounded length the tuples of each allowed length: `[T] | [T, T]` for 1 to 2 items. */
+function arrayType(schema: Schema): string {
+  const item = schema.items === undefined ? 'unknown' : typeOf(schema.items);
+  const min = schema.minItems ?? 0;
+  const max = schema.maxItems;
+  if (max === undefined || max > MAX_TUPLE) {
+    const array = /^[\w$.]+$/.test(item) ? `${item}[]` : `(${item})[]`;
+    return min === 0 || max !== undefined
+      ? array
+      : `[${[...Array<string>(min).fill(item), `...${array}`].join(', ')}]`;
+  }
+  const tuples: string[] = [];
+  for (let length = min; length <= max; length++)
+    tuples.push(`[${Array<string>(length).fill(item).join(', ')}]`);
+  return tuples.join(' | ');
 }
 
 /** `{ a: T; b?: U; [k: string]: V }` for an object schema. */
@@ -126,62 +151,43 @@ export function outputName(tool: string): string | undefined {
   return TYPE_NAMES[tool]?.replace(/Input$/, 'Output');
 }
 
-function outputDeclarations(outputs: OutputsFixture): { declarations: string[]; names: string[] } {
-  const declarations: string[] = [];
-  const names: string[] = [];
-  for (const [tool, samples] of Object.entries(outputs.tools).sort(([a], [b]) => a.localeCompare(b))) {
-    const name = outputName(tool);
-    const objects = samples.filter((sample) => typeof sample === 'object' && sample !== null);
-    if (name === undefined || objects.length === 0) continue;
-    names.push(name);
-    const body = objectType(objects as Record<string, unknown>[]);
-    declarations.push(
-      `/** The result of the \`${tool}\` tool (\`tool_use_result\`), as Claude Code ${outputs.claudeCodeVersion} returned it. */\nexport interface ${name} ${body}\n`,
-    );
-  }
-  return { declarations, names };
-}
-
+/** The file's text: the official declarations in their order, each input the fixture has generated from it. */
 export async function generateSdkTools(
   fixture: Fixture,
-  outputs: OutputsFixture = { claudeCodeVersion: fixture.claudeCodeVersion, tools: {} },
+  official: OfficialDeclarations = readOfficialDeclarations(),
 ): Promise<string> {
-  const declarations: string[] = [];
-  const names: string[] = [];
+  const generated = new Map<string, string>();
   for (const [tool, schema] of Object.entries(fixture.tools).sort(([a], [b]) => a.localeCompare(b))) {
     const name = TYPE_NAMES[tool];
-    if (name === undefined) continue;
-    names.push(name);
-    const body = objectBody(schema);
-    // The official type is an empty interface too: the tool takes no input.
-    const lint = body === '{}' ? '// eslint-disable-next-line @typescript-eslint/no-empty-object-type\n' : '';
-    declarations.push(`/** The input of the \`${tool}\` tool. */\n${lint}export interface ${name} ${body}\n`);
+    if (name !== undefined)
+      generated.set(
+        name,
+        `/** The input of the \`${tool}\` tool. */\nexport interface ${name} ${objectBody(schema)}`,
+      );
   }
-  const results = outputDeclarations(outputs);
+  const officialNames = new Set(official.declarations.map(({ name }) => name));
+  const declarations = [
+    ...official.declarations.map(({ name, text }) => generated.get(name) ?? text),
+    // An input the official package has no declaration for yet still reaches the file.
+    ...[...generated].filter(([name]) => !officialNames.has(name)).map(([, text]) => text),
+  ];
   const text = [
-    '// Generated by scripts/generate-sdk-tools.ts from test/fixtures/tool-schemas.json (the tool schemas of',
-    `// Claude Code ${fixture.claudeCodeVersion}, as it sends them to the model) and test/fixtures/tool-outputs.json`,
-    '// (what it returned from the tools it runs offline). Do not edit by hand.',
+    '// Generated by scripts/generate-sdk-tools.ts. Do not edit by hand.',
     '//',
     "// The input and output types of Claude Code's built-in tools, named as in the official Agent SDK's",
     '// `sdk-tools`: narrow a `tool_use` block or a `canUseTool` input by the tool name, then read it as one of',
     "// the inputs; read a `tool_use_result` (or a hook's `tool_response`) of that tool as its output.",
-    'export {};',
+    '//',
+    `// The inputs of the tools Claude Code ${fixture.claudeCodeVersion} offers a session run offline are generated from the`,
+    '// JSON Schemas it sends the model (test/fixtures/tool-schemas.json). Every other declaration — the inputs',
+    '// of the tools it did not offer, the outputs, `ToolInputSchemas` and `ToolOutputSchemas` — is copied',
+    `// from the declarations of @anthropic-ai/claude-agent-sdk ${official.version} (\`sdk-tools.d.ts\`), the published`,
+    '// contract: Claude Code publishes no output schema. Nothing here imports that package.',
+    '// The official declarations give a tool that takes no input an empty interface, and name documented values',
+    "// beside `string` ('latest' | string); both are kept as they are.",
+    '/* eslint-disable @typescript-eslint/no-empty-object-type, @typescript-eslint/no-redundant-type-constituents */',
     '',
-    ...declarations,
-    '',
-    '/** The input of any built-in tool above. */',
-    `export type ToolInputSchemas = ${names.join(' | ')};`,
-    '',
-    ...results.declarations,
-    ...(results.names.length === 0
-      ? []
-      : [
-          '',
-          '/** The result of any built-in tool above. */',
-          `export type ToolOutputSchemas = ${results.names.join(' | ')};`,
-          '',
-        ]),
+    ...declarations.map((declaration) => `${declaration}\n`),
   ].join('\n');
   const options = await prettier.resolveConfig(OUTPUT_PATH);
   return prettier.format(text, { ...options, filepath: OUTPUT_PATH });
@@ -189,6 +195,6 @@ export async function generateSdkTools(
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const fixture = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as Fixture;
-  writeFileSync(OUTPUT_PATH, await generateSdkTools(fixture, readOutputs()));
+  writeFileSync(OUTPUT_PATH, await generateSdkTools(fixture));
   console.log(`wrote ${OUTPUT_PATH}`);
 }

@@ -1,7 +1,7 @@
 // Hook inputs and outputs with the official Agent SDK's names and shapes (0.3.332): one input per event,
 // discriminated on `hook_event_name` so narrowing works, and one `hookSpecificOutput` per event that takes
 // one. Checked against what Claude Code 2.1.332 sends; fields a newer CLI adds pass through. Types only.
-import type { SDKAssistantMessageError } from './messages.js';
+import type { SDKAssistantMessageError } from './assistant-error.js';
 import type { PermissionUpdate } from './permissions.js';
 
 /** Every hook event of Claude Code 2.1.332. */

@@ -15,6 +15,7 @@ import type {
   NonNullableUsage,
   UUID,
 } from './api-types.js';
+import type { SDKAssistantMessageError } from './assistant-error.js';
 import type { SDKContextUsage, SDKUsageReport } from './usage.js';
 import type {
   FastModeDisabledReason,
@@ -59,20 +60,7 @@ export type SDKMessageOrigin =
   | { kind: 'auto-continuation' }
   | { kind: 'observer-activity' };
 
-export type SDKAssistantMessageError =
-  | 'authentication_failed'
-  | 'oauth_org_not_allowed'
-  | 'account_on_hold'
-  | 'verification_required'
-  | 'billing_error'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'invalid_request'
-  | 'model_not_found'
-  | 'server_error'
-  | 'unknown'
-  | 'max_output_tokens'
-  | 'cloud_credential_error';
+export type { SDKAssistantMessageError } from './assistant-error.js';
 
 export type SDKAssistantMessage = {
   type: 'assistant';
@@ -264,7 +252,8 @@ export type SDKPromptSuggestionMessage = {
 export type SDKConversationResetMessage = {
   type: 'conversation_reset';
   new_conversation_id: UUID;
-  trigger?: string;
+  /** What discarded the conversation; reset on every conversation_reset, whatever it says (absent from older CLIs). */
+  trigger?: 'clear' | 'plan_mode_exit' | 'fresh_session' | 'onboarding';
   user_message_uuid?: string;
   timestamp?: string;
   uuid: UUID;

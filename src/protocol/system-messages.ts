@@ -2,6 +2,7 @@
 // (0.3.332) and checked against transcripts of Claude Code 2.1.328 and 2.1.332. Fields Warden does not act on are kept
 // for the application's benefit; every field the CLI adds beyond these passes through untouched.
 import type { UUID } from './api-types.js';
+import type { SDKAssistantMessageError } from './assistant-error.js';
 import type { PermissionMode } from './permissions.js';
 import type { FastModeDisabledReason } from './sdk-extra-types.js';
 import type { SlashCommand } from './slash-command.js';
@@ -74,7 +75,8 @@ export type SDKAPIRetryMessage = SystemBase & {
   retry_delay_ms: number;
   /** null for connection errors that had no HTTP response. */
   error_status: number | null;
-  error: string;
+  /** This release's values, as the official type lists them; a newer CLI's value arrives untouched. */
+  error: SDKAssistantMessageError;
   no_response?: { waited_ms: number; retry_wait_ms: number };
 };
 

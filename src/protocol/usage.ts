@@ -1,5 +1,6 @@
-// What the model used: per model in a `result`, and the context and usage reports of the control
-// requests. A file of its own because both the messages and the control responses carry these.
+// What the model used: per model in a `result`, the answers of the context and usage control requests, and
+// their smaller twins on the assistant messages of /context and /usage. A file of its own because both the
+// messages and the control responses carry these.
 export type ModelUsage = {
   inputTokens: number;
   outputTokens: number;
@@ -17,7 +18,8 @@ export type ModelUsage = {
   costBasis?: 'list' | 'managed' | 'unknown';
 };
 
-export type SDKContextUsageCategory = {
+/** One row of the context breakdown in getContextUsage()'s answer. */
+type ContextUsageRow = {
   id?:
     | 'system_prompt'
     | 'system_tools'
@@ -36,14 +38,14 @@ export type SDKContextUsageCategory = {
   tokens: number;
   color: string;
   isDeferred?: boolean;
-  kind: 'used' | 'free' | 'buffer' | 'deferred';
+  kind: SDKContextUsageCategory['kind'];
 };
 
 type NamedTokens = { name: string; tokens: number };
 
 /** getContextUsage(): the context window, category by category (what /context shows). */
 export type SDKControlGetContextUsageResponse = {
-  categories: SDKContextUsageCategory[];
+  categories: ContextUsageRow[];
   totalTokens: number;
   maxTokens: number;
   rawMaxTokens: number;
@@ -99,8 +101,29 @@ export type SDKControlGetContextUsageResponse = {
   } | null;
 };
 
-/** The official name for the same answer. */
-export type SDKContextUsage = SDKControlGetContextUsageResponse;
+/**
+ * The structured twin of a /context result, on the assistant message that carries its markdown
+ * (`context_usage`): a second, smaller shape than getContextUsage()'s answer, with snake_case keys.
+ */
+export type SDKContextUsage = {
+  model: string;
+  total_tokens: number;
+  raw_max_tokens: number;
+  percentage: number;
+  over_limit?: { tokens_over: number; kind: 'hard_limit' | 'compaction_window' };
+  categories: SDKContextUsageCategory[];
+  mcp_tools: { name: string; server_name: string; tokens: number }[];
+  memory_files: { path: string; type: string; tokens: number }[];
+  agents: { agent_type: string; source: string; tokens: number }[];
+  skills?: { name: string; source: string; plugin_name?: string; tokens: number }[];
+};
+
+/** One row of `SDKContextUsage`; classify it on `kind`, not on its display name. */
+export type SDKContextUsageCategory = {
+  name: string;
+  tokens: number;
+  kind: 'used' | 'free' | 'buffer' | 'deferred';
+};
 
 type LimitWindow = { utilization: number | null; resets_at: string | null } | null;
 
@@ -123,17 +146,71 @@ export type SDKControlGetUsageResponse = {
     seven_day_opus?: LimitWindow;
     seven_day_sonnet?: LimitWindow;
     model_scoped?: { display_name: string; utilization: number | null; resets_at: string | null }[];
-    extra_usage?: {
-      is_enabled: boolean;
-      monthly_limit: number | null;
-      used_credits: number | null;
-      utilization: number | null;
-      currency?: string | null;
-    } | null;
+    extra_usage?: ExtraUsage;
   } | null;
   /** Null when asked with skipBehaviors. */
-  behaviors: Record<string, unknown> | null;
+  behaviors: { day: UsageBehaviors; week: UsageBehaviors } | null;
 };
 
-/** The official name of the usage report. */
-export type SDKUsageReport = SDKControlGetUsageResponse;
+type NamedShare = { name: string; pct: number };
+
+/** What drove the requests of a day or a week, and what the CLI recommends about it. */
+type UsageBehaviors = {
+  request_count: number;
+  session_count: number;
+  behaviors: {
+    key:
+      | 'cache_miss'
+      | 'long_context'
+      | 'subagent_heavy'
+      | 'high_parallel'
+      | 'cron'
+      | 'max_effort'
+      | 'workflow'
+      | 'always_on_context'
+      | 'large_tool_results';
+    pct: number;
+    count: number;
+  }[];
+  recommendations?: { key: string; pct: number; title: string; detail?: string }[];
+  fix?: { keys: string[]; messages: string[] };
+  agents: NamedShare[];
+  skills: NamedShare[];
+  plugins: NamedShare[];
+  mcp_servers: NamedShare[];
+};
+
+type ExtraUsage = {
+  is_enabled: boolean;
+  monthly_limit: number | null;
+  used_credits: number | null;
+  utilization: number | null;
+  currency?: string | null;
+} | null;
+
+/**
+ * The structured twin of a /usage result, on the assistant message that carries its text (`usage_report`):
+ * the session's totals and the plan's usage rows as the server sent them (null when the CLI could not
+ * fetch them). Not the get_usage answer, which has more.
+ */
+export type SDKUsageReport = {
+  session: SDKControlGetUsageResponse['session'];
+  rate_limits: {
+    /** The server's rows, rendered as sent; classify a row on `kind`, never on a label. */
+    limits:
+      | {
+          kind: string;
+          group: string;
+          percent: number;
+          resets_at: string | null;
+          scope?: {
+            model?: { display_name: string } | null;
+            surface?: { display_name: string } | null;
+          } | null;
+          severity: string;
+          is_active: boolean;
+        }[]
+      | null;
+    extra_usage?: ExtraUsage;
+  } | null;
+};

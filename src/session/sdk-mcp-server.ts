@@ -23,9 +23,8 @@ export type SdkMcpToolDefinition<Schema extends AnyZodRawShape = AnyZodRawShape>
   name: string;
   description: string;
   inputSchema: Schema;
-  // `| undefined`: tool() always sets both keys, as the official SDK does.
-  annotations?: ToolAnnotations | undefined;
-  _meta?: Record<string, unknown> | undefined;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
   handler: (args: InferShape<Schema>, extra: unknown) => Promise<CallToolResult>;
 };
 
@@ -88,6 +87,8 @@ export function tool<Schema extends AnyZodRawShape>(
   const meta: Record<string, unknown> = {};
   if (extras?.searchHint !== undefined) meta[SEARCH_HINT] = extras.searchHint;
   if (extras?.alwaysLoad === true) meta[ALWAYS_LOAD] = true;
+  // Both keys are always there, `undefined` when not given, as the official tool() sets them; the declared
+  // type is the official one, whose optional keys do not say `| undefined`.
   return {
     name,
     description,
@@ -95,7 +96,7 @@ export function tool<Schema extends AnyZodRawShape>(
     handler,
     annotations: extras?.annotations,
     _meta: Object.keys(meta).length === 0 ? undefined : meta,
-  };
+  } as SdkMcpToolDefinition<Schema>;
 }
 
 /** Creates an in-process MCP server; pass the result in `options.mcpServers`. */

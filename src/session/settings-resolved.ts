@@ -25,7 +25,11 @@ export type ResolvedSettings = {
     path?: string;
     policyOrigin?: PolicySettingsOrigin;
   }>;
-  machinePolicy?: Record<string, unknown>;
+  /** Which OS-level policy stores could not be read (`false`: all could). */
+  machinePolicy?: {
+    didNotLoad: false | Array<'profile' | 'registry' | 'file'>;
+    registryPolicyDifferedFromFingerprint?: true;
+  };
 };
 
 /** Modes that grant more than the default; a checked-in file must not switch them on for whoever clones. */

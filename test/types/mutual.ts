@@ -2,15 +2,14 @@
 // and from `./sdk-tools`) is assignable both ways: a value typed with Warden's type can be handed to code
 // typed with the official one, and the other way round. Generic types are left out (they need arguments).
 // Used by mutual.test.ts; the exceptions, with their reasons, are in mutual-exceptions.ts.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import ts from 'typescript';
 
 import { officialEntries, repoDir, wardenEntries } from '../conformance/surface.js';
+import { compile } from './compile.js';
 
 export type Direction = 'warden-to-official' | 'official-to-warden';
 /** `<subpath> <name>` → the direction that fails. */
@@ -99,37 +98,4 @@ export async function mutualMismatches(): Promise<{ checked: number; mismatches:
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function compile(file: string): Promise<string> {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  // The repository's own strictness, so the check sees what an application compiled like Warden sees.
-  const flags = [
-    '--ignoreConfig',
-    '--noEmit',
-    '--strict',
-    '--exactOptionalPropertyTypes',
-    '--noUncheckedIndexedAccess',
-    '--skipLibCheck',
-    '--target',
-    'es2022',
-    '--lib',
-    'es2023',
-    '--module',
-    'nodenext',
-    '--moduleResolution',
-    'nodenext',
-    '--types',
-    'node',
-    '--typeRoots',
-    join(repoDir, 'node_modules', '@types'),
-  ];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [tsc, ...flags, file],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
-    );
-  });
 }

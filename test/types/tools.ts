@@ -18,6 +18,7 @@ import type {
   TodoWriteOutput,
   ToolInputSchemas,
   WebFetchInput,
+  WebFetchOutput,
 } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
 
 export function describeCall(toolName: string, input: Record<string, unknown>): string {
@@ -87,6 +88,10 @@ export function describeResult(toolName: string, result: unknown): string {
     case 'Grep': {
       const grep = result as GrepOutput;
       return grep.content ?? `${grep.numFiles} files: ${grep.filenames.join(', ')}`;
+    }
+    case 'WebFetch': {
+      const fetched = result as WebFetchOutput;
+      return `${fetched.code} ${fetched.codeText} from ${fetched.url} (${fetched.bytes} bytes)`;
     }
     case 'TodoWrite': {
       const todos = result as TodoWriteOutput;

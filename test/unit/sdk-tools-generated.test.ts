@@ -1,6 +1,6 @@
-// src/sdk-tools.ts is generated from the captured tool schemas: it must be what the generator makes of
-// the fixture today (run `node --import tsx scripts/generate-sdk-tools.ts` after changing either), and it
-// must give every captured tool the official package has a type for.
+// src/sdk-tools.ts is generated from the captured tool schemas and the official declarations: it must be
+// what the generator makes of them today (run `node --import tsx scripts/generate-sdk-tools.ts` after
+// changing either), give every captured tool the official package has a type for, and every official name.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import {
   generateSdkTools,
   type Fixture,
 } from '../../scripts/generate-sdk-tools.js';
-import { readOutputs } from '../../scripts/infer-output-types.js';
+import { parseDeclarations, readOfficialDeclarations } from '../../scripts/official-tool-declarations.js';
 
 const fixture = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as Fixture;
 const officialTools = readFileSync(
@@ -22,7 +22,7 @@ const officialTools = readFileSync(
 
 describe('src/sdk-tools.ts', () => {
   it('is up to date with the fixture', async () => {
-    assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), await generateSdkTools(fixture, readOutputs()));
+    assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), await generateSdkTools(fixture));
   });
 
   it('has a type for each captured tool the official package types, under the official name', async () => {
@@ -36,28 +36,48 @@ describe('src/sdk-tools.ts', () => {
     }
   });
 
-  it('infers the output types from the results seen: fields in every result required, others optional', async () => {
+  it('declares every official name, in the official order', async () => {
+    const official = readOfficialDeclarations();
+    const names = parseDeclarations(await generateSdkTools(fixture, official)).map(({ name }) => name);
+    assert.ok(
+      official.declarations.length > 80,
+      `only ${official.declarations.length} official declarations`,
+    );
+    assert.deepEqual(
+      names,
+      official.declarations.map(({ name }) => name),
+    );
+  });
+
+  it('generates the inputs the fixture has and copies every other official declaration', async () => {
+    const official = {
+      version: 'test',
+      declarations: parseDeclarations(
+        [
+          'export type ToolInputSchemas = BashInput | McpInput;',
+          '/** Official docs. */',
+          'export interface BashInput {\n  command: string;\n  official_only?: boolean;\n}',
+          'export interface McpInput {\n  [k: string]: unknown;\n}',
+          'export interface BashOutput {\n  stdout: string;\n}',
+        ].join('\n'),
+      ),
+    };
     const text = await generateSdkTools(
-      { claudeCodeVersion: 'test', tools: { Grep: { type: 'object', properties: {} } } },
       {
         claudeCodeVersion: 'test',
-        tools: {
-          Grep: [
-            { mode: 'content', filenames: [], content: 'a:1', numLines: 1, '-odd': null },
-            { mode: 'count', filenames: ['a'], numMatches: 2, '-odd': 'x' },
-          ],
-          NotAnOfficialTool: [{ a: 1 }],
-        },
+        tools: { Bash: { type: 'object', properties: { command: { type: 'string' } } } },
       },
+      official,
     );
+    assert.match(text, /export type ToolInputSchemas = BashInput \| McpInput;/);
     assert.match(
       text,
-      /export interface GrepOutput \{\n {2}mode: string;\n {2}filenames: string\[\];\n {2}content\?: string;/,
+      /\/\*\* The input of the `Bash` tool. \*\/\nexport interface BashInput \{\n {2}command\?: string;/,
     );
-    assert.match(text, /numMatches\?: number;/);
-    assert.match(text, /'-odd': string \| null;/);
-    assert.doesNotMatch(text, /NotAnOfficialTool/);
-    assert.match(text, /export type ToolOutputSchemas = GrepOutput;/);
+    assert.doesNotMatch(text, /official_only|Official docs/);
+    assert.match(text, /export interface McpInput \{\n {2}\[k: string\]: unknown;\n\}/);
+    assert.match(text, /export interface BashOutput \{\n {2}stdout: string;\n\}/);
+    assert.doesNotMatch(text, /^import /m);
   });
 
   it('maps JSON Schema to TypeScript for the subset the schemas use', async () => {
@@ -77,6 +97,9 @@ describe('src/sdk-tools.ts', () => {
               additionalProperties: { type: 'number' },
             },
             'odd-name': { type: 'boolean' },
+            pair: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 2 },
+            some: { type: 'array', items: { type: 'number' }, minItems: 1 },
+            many: { type: 'array', items: { type: 'number' }, maxItems: 32 },
             state: {
               anyOf: [
                 { type: 'string', enum: ['a', 'b'] },
@@ -96,9 +119,11 @@ describe('src/sdk-tools.ts', () => {
     assert.match(text, /tags\?: string\[\];/);
     assert.match(text, /env\?: \{\n\s+\[k: string\]: number;\n\s+\};/);
     assert.match(text, /'odd-name'\?: boolean;/);
+    assert.match(text, /pair\?: \[string\] \| \[string, string\];/);
+    assert.match(text, /some\?: \[number, \.\.\.number\[\]\];/);
+    assert.match(text, /many\?: number\[\];/);
     assert.match(text, /state\?: 'a' \| 'b' \| 'gone';/);
     assert.match(text, /export interface EnterPlanModeInput \{\}/);
     assert.doesNotMatch(text, /NotAnOfficialTool/);
-    assert.match(text, /export type ToolInputSchemas = BashInput \| EnterPlanModeInput;/);
   });
 });
