@@ -22,6 +22,7 @@
 // Go: only go.mod/go.work are listed; the tests themselves are code the runner runs by design.
 import { basename } from 'node:path';
 
+import { rememberedBy } from './pure-memo.js';
 import type { CompiledRule } from './rules.js';
 
 interface RunnerEntry {
@@ -159,10 +160,19 @@ function matchesManifest(segments: readonly string[], manifest: string): boolean
   const parts = manifest.split('/');
   if (segments.length < parts.length) return false;
   const tail = segments.slice(segments.length - parts.length);
-  return parts.every((part, index) => segmentMatches(tail[index] ?? '', part));
+  return parts.every((part, index) => partsNamedBy(tail[index] ?? '').has(part));
 }
 
-function segmentMatches(segment: string, glob: string): boolean {
-  const source = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
-  return new RegExp(`^${source}$`, 'i').test(segment);
-}
+/** Every segment glob of every manifest, with its matcher (case-insensitive, `*` within a segment). */
+const MANIFEST_PARTS = [
+  ...new Set(RUNNERS.flatMap((entry) => entry.manifests.flatMap((manifest) => manifest.split('/')))),
+].map((part) => {
+  const source = part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+  return { part, glob: new RegExp(`^${source}$`, 'i') };
+});
+
+/** The manifest segment globs a path segment matches: worked out once per distinct segment. */
+const partsNamedBy = rememberedBy(
+  (segment: string): ReadonlySet<string> =>
+    new Set(MANIFEST_PARTS.filter(({ glob }) => glob.test(segment)).map(({ part }) => part)),
+);

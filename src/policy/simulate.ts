@@ -23,6 +23,8 @@ export interface RecordedRequest {
   /** What the policy said then: an ask became an approval. */
   readonly then: 'allow' | 'deny' | 'ask';
   readonly outcome: PastOutcome;
+  /** When it was answered or ended (the policy's answer: at once); null while it waits; absent: unknown. */
+  readonly settledAt?: string | null | undefined;
 }
 
 /** A proposed change: rules added or removed, a mode. */

@@ -14,6 +14,7 @@ import {
 } from '../../policy/simulate.js';
 import { isInside } from '../../policy/real-paths.js';
 import type { Store } from '../../store/store.js';
+import type { StoredEvent } from '../../store/event-types.js';
 import type { ThreadRecord } from '../../store/records.js';
 import { effectiveRules } from './grants.js';
 
@@ -71,47 +72,91 @@ function inScope(scope: SimulationScope, thread: ThreadRecord): boolean {
   return isInside(scope.cwd, thread.cwd);
 }
 
-/** The permission requests of the log, oldest first, as the simulation reads them. */
-export function* recordedRequests(
+/** What the simulation reads of the log: the requests, and how each approval ended. */
+const READ_TYPES = [
+  'permission.decided',
+  'approval.requested',
+  'approval.decided',
+  'approval.cancelled',
+  'approval.expired',
+] as const;
+
+/** A request as it is read, its outcome filled in once the approval's end is read further on. */
+type Reading = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
+
+/**
+ * The permission requests of the log, oldest first, as the simulation reads them: one pass over the
+ * events of the kinds it needs (the rest is not even parsed), an approval's outcome from the event that
+ * ended it.
+ */
+export function recordedRequests(
   store: Store,
   wanted: (threadId: string) => boolean,
   period: { since?: string | undefined; until?: string | undefined } = {},
-  through: number = Number.POSITIVE_INFINITY,
-): Generator<RecordedRequest> {
+): RecordedRequest[] {
+  const requests: Reading[] = [];
+  const asks = new Map<string, Reading>();
   for (let after = 0; ;) {
-    const page = store.readEvents({ after, limit: PAGE });
+    const page = store.readEvents({ after, limit: PAGE, types: READ_TYPES });
     for (const event of page) {
-      if (event.seq > through) return;
       if (!wanted(event.threadId)) continue;
+      if (
+        event.type === 'approval.decided' ||
+        event.type === 'approval.cancelled' ||
+        event.type === 'approval.expired'
+      ) {
+        const ask = asks.get(event.data.approvalId);
+        if (ask === undefined) continue;
+        ask.outcome = settledAs(event);
+        ask.settledAt = event.at;
+        continue;
+      }
       if (period.since !== undefined && event.at < period.since) continue;
       if (period.until !== undefined && event.at >= period.until) continue;
       const base = { seq: event.seq, at: event.at, threadId: event.threadId };
       if (event.type === 'permission.decided') {
         const { data } = event;
-        yield {
+        requests.push({
           ...base,
           toolName: data.toolName,
           input: data.input,
           cli: { decisionReason: data.decisionReason ?? null, blockedPath: data.blockedPath ?? null },
           then: data.behavior,
           outcome: data.behavior === 'allow' ? 'allowed' : 'denied',
-        };
+          settledAt: event.at,
+        });
       } else if (event.type === 'approval.requested') {
         const { data } = event;
-        const outcome: PastOutcome = store.getApproval(data.approvalId)?.status ?? 'pending';
-        yield {
+        const ask: Reading = {
           ...base,
           toolName: data.toolName,
           input: data.input,
           cli: { decisionReason: data.decisionReason, blockedPath: data.blockedPath },
           then: 'ask',
-          outcome,
+          outcome: 'pending',
+          settledAt: null,
         };
+        requests.push(ask);
+        asks.set(data.approvalId, ask);
       }
     }
     const last = page.at(-1);
-    if (last === undefined || page.length < PAGE) return;
+    if (last === undefined || page.length < PAGE) return requests;
     after = last.seq;
+  }
+}
+
+/** How the event that ended an approval left it (the projector's statuses, from the log). */
+function settledAs(
+  event: Extract<StoredEvent, { type: 'approval.decided' | 'approval.cancelled' | 'approval.expired' }>,
+): PastOutcome {
+  switch (event.type) {
+    case 'approval.decided':
+      return event.data.behavior === 'deny' ? 'denied' : 'allowed';
+    case 'approval.cancelled':
+      return 'cancelled';
+    case 'approval.expired':
+      return 'expired';
   }
 }
 
