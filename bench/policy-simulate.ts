@@ -6,7 +6,7 @@
 // fetches and MCP calls; a third answered by the policy, the rest asked and answered by a person.
 // `--unique`: no two requests share a command or a path (the worst case for what is looked up once).
 // Usage: npx tsx bench/policy-simulate.ts [--requests 100000] [--runs 5] [--unique]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,7 +81,11 @@ const KINDS: readonly Kind[] = [
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-sim-'));
-const cwd = join(dir, 'project');
+const cwd = values.keep === undefined ? join(dir, 'project') : `${values.keep}.project`;
+// The project the threads work in, with some of the files the requests name (most are new files).
+for (const folder of ['src', '.github/workflows', 'build']) mkdirSync(join(cwd, folder), { recursive: true });
+for (let i = 0; i < 20; i++) writeFileSync(join(cwd, 'src', `module${i}.ts`), '');
+writeFileSync(join(cwd, 'package.json'), '{}');
 const store = SqliteStore.open(values.keep ?? join(dir, 'warden.db'));
 
 /** The log: threads with a run each, then per request its assistant message and how it was decided. */

@@ -500,18 +500,30 @@ export function protectedEntryFor(path: string): ProtectedEntry | undefined {
   return found;
 }
 
+/** Each entry by its first segment, with its place in the table (the first entry that matches wins). */
+const STARTING_WITH = new Map(
+  COMPILED.map((compiled, index) => [compiled.segments[0], { ...compiled, index }]),
+);
+
 function findEntry(path: string): ProtectedEntry | undefined {
   const segments = path
     .split(/[/\\]+/u)
     .filter((s) => s !== '')
     .map(namedBy);
-  for (const { entry, segments: wanted } of COMPILED) {
-    for (let start = 0; start + wanted.length <= segments.length; start++) {
+  // Only where a segment names an entry's first segment (rare: most segments name none) is the rest of
+  // that entry compared.
+  let found: { entry: ProtectedEntry; index: number } | undefined;
+  segments.forEach((named, start) => {
+    for (const first of named) {
+      const candidate = STARTING_WITH.get(first);
+      if (candidate === undefined || (found !== undefined && found.index < candidate.index)) continue;
+      const { entry, segments: wanted } = candidate;
+      if (start + wanted.length > segments.length) continue;
       if (!wanted.every((segment, i) => segments[start + i]?.has(segment) === true)) continue;
-      if (entry.kind === 'dir' || start + wanted.length === segments.length) return entry;
+      if (entry.kind === 'dir' || start + wanted.length === segments.length) found = candidate;
     }
-  }
-  return undefined;
+  });
+  return found?.entry;
 }
 
 /**

@@ -63,17 +63,22 @@ function listedAbsent(path: string): boolean {
   return names !== null && !names.has(folded(basename(path)));
 }
 
+/** The folded names in `directory`; none when it does not exist (or is no directory); null: unknown. */
 function listingOf(directory: string): ReadonlySet<string> | null {
   try {
     return new Set(readdirSync(directory).map(folded));
-  } catch {
-    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? NOTHING : null;
   }
 }
 
+const NOTHING: ReadonlySet<string> = new Set();
+const ASCII = /^[ -~]*$/u;
+
 /** A name as a case-insensitive or normalising filesystem may take it. */
 function folded(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  return (ASCII.test(name) ? name : name.normalize('NFC')).toLowerCase();
 }
 
 const ABSENT: PathFacts = { real: null, dangling: undefined };
