@@ -32,9 +32,12 @@ export {
 export { QUESTIONS_FOR_A_PERSON, askingPersonQuestions } from './person-questions.js';
 export {
   changedPolicy,
+  decidedOtherwise,
   describeSimulation,
   simulatePolicy,
   validatePolicyChange,
+  type DeadlineSummary,
+  type DeadlinesChange,
   type PastOutcome,
   type PolicyChange,
   type RecordedRequest,

@@ -137,6 +137,8 @@ export const SimulateRequest = z.strictObject({
     deny: z.array(ruleText).max(200).optional(),
     remove: z.array(ruleText).max(200).optional(),
     mode: z.enum(['supervised', 'auto-edits', 'full-access']).optional(),
+    /** Deadlines in place of the threads' own: which past asks one would have answered. */
+    deadlines: Deadlines.optional(),
   }),
   since: z.string().max(64).optional(),
   until: z.string().max(64).optional(),

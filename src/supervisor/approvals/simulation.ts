@@ -16,6 +16,8 @@ import { isInside } from '../../policy/real-paths.js';
 import type { Store } from '../../store/store.js';
 import type { StoredEvent } from '../../store/event-types.js';
 import type { ThreadRecord } from '../../store/records.js';
+import { answeredByDeadlines } from './deadline-simulation.js';
+import { validateDeadlines } from './deadlines.js';
 import { effectiveRules } from './grants.js';
 
 /** Which threads a simulation covers: one, those whose cwd is a folder or under it, or every thread. */
@@ -58,9 +60,13 @@ export function validateSimulationRequest(raw: unknown): SimulationRequest {
   )
     checked = { cwd: (scope as { cwd: string }).cwd };
   else throw new ValidationError("scope must be 'all', { threadId } or { cwd }", 'scope');
+  const deadlines = (change as { deadlines?: unknown } | undefined)?.deadlines;
   return {
     scope: checked,
-    change: validatePolicyChange(change ?? {}),
+    change: {
+      ...validatePolicyChange(change ?? {}),
+      ...(deadlines === undefined ? {} : { deadlines: validateDeadlines(deadlines, 'change.deadlines') }),
+    },
     since: isoTime(since, 'since'),
     until: isoTime(until, 'until'),
   };
@@ -166,8 +172,16 @@ function settledAs(
   }
 }
 
-/** Replays `request.change` over the log of the threads in scope; `osEnforced` as the host's sandbox holds now. */
-export function simulateOverLog(store: Store, request: SimulationRequest, osEnforced: boolean): Simulation {
+/**
+ * Replays `request.change` over the log of the threads in scope; `osEnforced` as the host's sandbox holds
+ * now; `now` is when (for the deadlines of the change: an ask still waiting counts once one is past).
+ */
+export function simulateOverLog(
+  store: Store,
+  request: SimulationRequest,
+  osEnforced: boolean,
+  now: number = Date.now(),
+): Simulation {
   const threads = new Map(
     store
       .listThreads()
@@ -182,5 +196,9 @@ export function simulateOverLog(store: Store, request: SimulationRequest, osEnfo
     return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced: confined };
   };
   const requests = recordedRequests(store, (threadId) => threads.has(threadId), request);
-  return simulatePolicy(requests, policyOf, request.change);
+  const simulation = simulatePolicy(requests, policyOf, request.change);
+  const { deadlines } = request.change;
+  if (deadlines === undefined) return simulation;
+  const checked = validateDeadlines(deadlines, 'change.deadlines');
+  return answeredByDeadlines(simulation, checked, (threadId) => threads.get(threadId)?.cwd, now);
 }
