@@ -186,6 +186,17 @@ export function decide(approvalId, decision) {
 }
 
 /**
+ * Adds allow rules to the thread, until removed (as an always-allow of the thread's scope).
+ * @param {string} threadId
+ * @param {string[]} rules
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function grantRules(threadId, rules) {
+  const json = await call('POST', `/api/threads/${encodeURIComponent(threadId)}/rules`, { rules });
+  return json.thread;
+}
+
+/**
  * Removes a rule granted for the thread or its CLI session (a project rule lives in the project's file).
  * @param {string} threadId
  * @param {string} rule

@@ -114,6 +114,9 @@ export const DecisionRequest = z
   });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 
+/** `POST /api/threads/:id/rules`: allow rules added to the thread, until removed. */
+export const GrantRulesRequest = z.strictObject({ rules: z.array(ruleText).min(1).max(64) });
+
 /** `DELETE /api/threads/:id/rules`: a rule granted for the thread or its CLI session. */
 export const RevokeRuleRequest = z.strictObject({
   rule: ruleText,

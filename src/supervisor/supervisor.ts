@@ -353,6 +353,11 @@ export class Supervisor {
   }
 
   /** Removes a rule granted for the thread or its CLI session; the policy stops applying it at once. */
+  /** Adds allow rules to the thread (scope thread, from no approval): its rules panel, a suggestion saved. */
+  grantRules(threadId: string, rules: readonly string[]): Promise<ThreadRecord> {
+    return this.#core.acknowledged(() => this.#commands.grantRules(threadId, rules));
+  }
+
   revokeRule(threadId: string, rule: string, scope: 'thread' | 'session' = 'thread'): Promise<ThreadRecord> {
     return this.#core.acknowledged(() => this.#commands.revokeRule(threadId, rule, scope));
   }
