@@ -31,6 +31,13 @@ export {
 } from './can-use-tool.js';
 export { QUESTIONS_FOR_A_PERSON, askingPersonQuestions } from './person-questions.js';
 export {
+  SUGGEST_AFTER,
+  suggestRule,
+  type PastRequest,
+  type RuleSuggestion,
+  type SuggestionContext,
+} from './suggest.js';
+export {
   changedPolicy,
   decidedOtherwise,
   describeSimulation,

@@ -99,11 +99,17 @@ export function recordedRequests(
   store: Store,
   wanted: (threadId: string) => boolean,
   period: { since?: string | undefined; until?: string | undefined } = {},
+  threadId?: string,
 ): RecordedRequest[] {
   const requests: Reading[] = [];
   const asks = new Map<string, Reading>();
   for (let after = 0; ;) {
-    const page = store.readEvents({ after, limit: PAGE, types: READ_TYPES });
+    const page = store.readEvents({
+      after,
+      limit: PAGE,
+      types: READ_TYPES,
+      ...(threadId === undefined ? {} : { threadId }),
+    });
     for (const event of page) {
       if (!wanted(event.threadId)) continue;
       if (
@@ -172,6 +178,13 @@ function settledAs(
   }
 }
 
+/** A thread's policy now, as a simulation starts from; `osEnforced` as the host's sandbox holds now. */
+export function threadPolicy(thread: ThreadRecord, osEnforced: boolean): ThreadPolicy {
+  // A session Warden did not start runs in no sandbox of Warden's, whatever this host's CLIs run in.
+  const confined = osEnforced && thread.kind !== 'external';
+  return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced: confined };
+}
+
 /**
  * Replays `request.change` over the log of the threads in scope; `osEnforced` as the host's sandbox holds
  * now; `now` is when (for the deadlines of the change: an ask still waiting counts once one is past).
@@ -190,12 +203,11 @@ export function simulateOverLog(
   );
   const policyOf = (threadId: string): ThreadPolicy | undefined => {
     const thread = threads.get(threadId);
-    if (thread === undefined) return undefined;
-    // A session Warden did not start runs in no sandbox of Warden's, whatever this host's CLIs run in.
-    const confined = osEnforced && thread.kind !== 'external';
-    return { mode: thread.mode, rules: effectiveRules(thread), cwd: thread.cwd, osEnforced: confined };
+    return thread === undefined ? undefined : threadPolicy(thread, osEnforced);
   };
-  const requests = recordedRequests(store, (threadId) => threads.has(threadId), request);
+  const { scope } = request;
+  const only = typeof scope === 'object' && 'threadId' in scope ? scope.threadId : undefined;
+  const requests = recordedRequests(store, (threadId) => threads.has(threadId), request, only);
   const simulation = simulatePolicy(requests, policyOf, request.change);
   const { deadlines } = request.change;
   if (deadlines === undefined) return simulation;
