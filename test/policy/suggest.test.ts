@@ -126,11 +126,7 @@ describe('suggestRule', () => {
   });
 
   it('nothing for a protected write, however often it was approved', () => {
-    const history = [
-      edit('.vscode/a.json'),
-      edit('.vscode/b.json'),
-      edit('.vscode/c.json'),
-    ];
+    const history = [edit('.vscode/a.json'), edit('.vscode/b.json'), edit('.vscode/c.json')];
     assert.equal(suggestRule(edit('.vscode/d.json'), history, context), undefined);
   });
 });
