@@ -186,6 +186,28 @@ export function decide(approvalId, decision) {
 }
 
 /**
+ * The rule a pending approval's card offers, with what it would have done in the thread so far; null:
+ * none (docs/decisions.md, "Rule suggestions").
+ * @param {string} approvalId
+ * @returns {Promise<{ rule: string, approvals: number, simulation: { text: string } } | null>}
+ */
+export async function ruleSuggestion(approvalId) {
+  const json = await call('GET', `/api/approvals/${encodeURIComponent(approvalId)}/suggestion`);
+  return json?.suggestion ?? null;
+}
+
+/**
+ * Adds allow rules to the thread, until removed (as an always-allow of the thread's scope).
+ * @param {string} threadId
+ * @param {string[]} rules
+ * @returns {Promise<ThreadRecord>}
+ */
+export async function grantRules(threadId, rules) {
+  const json = await call('POST', `/api/threads/${encodeURIComponent(threadId)}/rules`, { rules });
+  return json.thread;
+}
+
+/**
  * Removes a rule granted for the thread or its CLI session (a project rule lives in the project's file).
  * @param {string} threadId
  * @param {string} rule

@@ -7,6 +7,7 @@
 import { arming } from './arming.js';
 import { decideApproval } from './decide.js';
 import { h } from './dom.js';
+import { ruleSuggestion } from './rule-suggestion.js';
 import { alwaysDecision, alwaysRefused, offeredRules, scopePicker } from './scope-picker.js';
 import { toast } from './toast.js';
 
@@ -178,6 +179,7 @@ export function approvalActions(state, approval, { shortcuts }) {
         : null,
     ),
     rules.length > 0 ? scopePicker(state, approval, rulesId) : null,
+    ruleSuggestion(state, approval),
     denyForm(state, approval, { shortcuts }),
   );
 }

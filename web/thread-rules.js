@@ -3,7 +3,9 @@
 // "always allow" (their scope, when, and the approval they came from), with Remove for the thread's and
 // the CLI session's (a project rule is in the project's settings file, which the CLI wrote: Warden cannot
 // take it back, and says where it is); and the thread's deadline, "if unanswered after N minutes, deny",
-// which can be changed or removed (approvals already waiting keep theirs).
+// which can be changed or removed (approvals already waiting keep theirs). A rule can be added here too:
+// while it is typed, what it would have done in the thread so far is shown (the server's simulation of
+// the thread's history), before Save.
 
 import * as api from './api.js';
 import { deadlineField, waitWords } from './deadline-input.js';
@@ -11,6 +13,7 @@ import { h, replace } from './dom.js';
 import { clock } from './format.js';
 import { titleLine } from './preview.js';
 import { projectFile } from './scope-picker.js';
+import { showSimulation } from './simulation-line.js';
 import { toast } from './toast.js';
 import { visibleText } from './visible-text.js';
 
@@ -28,6 +31,17 @@ export class ThreadPolicyView {
     this.state = state;
     this.threadId = threadId;
     this.rules = h('div', { class: 'granted-rules' });
+    this.newRule = h('input', {
+      type: 'text',
+      id: 'new-rule',
+      class: 'new-rule',
+      placeholder: 'Bash(npm test:*)',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      oninput: () => this.#simulate(),
+    });
+    this.newRuleSimulated = h('p', { class: 'new-rule-simulated muted', hidden: '', 'aria-live': 'polite' });
+    this.addButton = h('button', { type: 'submit', class: 'primary' }, 'Save rule');
     this.deadlineNow = h('p', { class: 'muted deadline-now' });
     this.field = deadlineField('thread-deadline', 'If unanswered after');
     this.saveButton = h('button', { type: 'submit', class: 'primary' }, 'Save deadline');
@@ -41,6 +55,19 @@ export class ThreadPolicyView {
       { class: 'thread-policy' },
       h('h2', { id: 'rules-heading' }, 'Always-allowed rules'),
       this.rules,
+      h(
+        'form',
+        {
+          class: 'add-rule',
+          onsubmit: (/** @type {Event} */ event) => {
+            event.preventDefault();
+            void this.#add();
+          },
+        },
+        h('label', { for: 'new-rule' }, 'Allow in this thread'),
+        h('div', { class: 'buttons' }, this.newRule, this.addButton),
+        this.newRuleSimulated,
+      ),
       h('h2', { id: 'deadline-heading' }, 'Deadline'),
       this.deadlineNow,
       h(
@@ -165,6 +192,28 @@ export class ThreadPolicyView {
             'Remove',
           ),
     );
+  }
+
+  /** The rule typed: its simulation line once the typing pauses. */
+  #simulate() {
+    const rule = this.newRule.value.trim();
+    showSimulation(this.newRuleSimulated, this.threadId, rule === '' ? [] : [rule], { typed: true });
+  }
+
+  async #add() {
+    const rule = this.newRule.value.trim();
+    if (rule === '') return;
+    this.addButton.disabled = true;
+    try {
+      this.state.addThread(await api.grantRules(this.threadId, [rule]));
+      this.newRule.value = '';
+      this.#simulate();
+      toast(`Allowed in this thread: ${rule}`);
+    } catch (error) {
+      toast(`Not saved: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    } finally {
+      this.addButton.disabled = false;
+    }
   }
 
   /**

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Simulation, SimulatedRequest } from '../policy/simulate.js';
+import { decidedOtherwise, type Simulation, type SimulatedRequest } from '../policy/simulate.js';
 import { openStore } from '../store/open-store.js';
 import { simulateOverLog } from '../supervisor/approvals/simulation.js';
 import { probeSandbox } from '../supervisor/runtime/sandbox-probe.js';
@@ -48,7 +48,7 @@ function here(dataDir: string, body: Parameters<typeof simulateOverLog>[1]): Ans
   const store = openStore(dataDir);
   try {
     const simulation = simulateOverLog(store, body, probeSandbox(process.env).available);
-    const changed = simulation.requests.filter((request) => request.changed);
+    const changed = simulation.requests.filter(decidedOtherwise);
     return { summary: simulation.summary, text: simulation.text, requests: changed, more: 0 };
   } finally {
     store.close();
@@ -64,13 +64,18 @@ function subject(request: SimulatedRequest): string {
   return terminalSafe(line.length > 80 ? `${line.slice(0, 79)}…` : line);
 }
 
+/** What the change says: the verdict, or the deadline that would have answered the ask. */
+function verdict({ now, deadline }: SimulatedRequest): string {
+  return deadline === undefined ? now : `${deadline.behavior} by deadline at ${deadline.at.slice(0, 19)}`;
+}
+
 function print({ text, requests, more }: Answer): void {
   process.stdout.write(`${text}\n`);
   if (requests.length === 0) return;
   process.stdout.write('\n');
   for (const request of requests.slice(0, LISTED))
     process.stdout.write(
-      `  #${request.seq} ${request.at.slice(0, 19)}  ${request.then} (${request.outcome}) → ${request.now}  ` +
+      `  #${request.seq} ${request.at.slice(0, 19)}  ${request.then} (${request.outcome}) → ${verdict(request)}  ` +
         `${terminalSafe(request.toolName)} ${subject(request)}\n      ${terminalSafe(request.reason)}\n`,
     );
   const rest = requests.length - LISTED + more;

@@ -31,10 +31,20 @@ export {
 } from './can-use-tool.js';
 export { QUESTIONS_FOR_A_PERSON, askingPersonQuestions } from './person-questions.js';
 export {
+  SUGGEST_AFTER,
+  suggestRule,
+  type PastRequest,
+  type RuleSuggestion,
+  type SuggestionContext,
+} from './suggest.js';
+export {
   changedPolicy,
+  decidedOtherwise,
   describeSimulation,
   simulatePolicy,
   validatePolicyChange,
+  type DeadlineSummary,
+  type DeadlinesChange,
   type PastOutcome,
   type PolicyChange,
   type RecordedRequest,

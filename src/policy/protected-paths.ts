@@ -26,6 +26,7 @@
 // rules, or runs `supervised`.
 
 import { canStartWith, globTokens, type GlobTokens } from './glob-prefix.js';
+import { rememberedBy } from './pure-memo.js';
 
 export type ProtectedKind = 'dir' | 'file';
 export type ProtectedGroup = 'vcs' | 'agent' | 'editor' | 'shell' | 'tooling' | 'login';
@@ -388,6 +389,8 @@ const IGNORABLE: readonly (readonly [number, number])[] = [
   [0xffa0, 0xffa0],
 ];
 
+const ASCII = /^[ -~]*$/u;
+
 function ignorable(char: string): boolean {
   const code = char.codePointAt(0) ?? 0;
   return IGNORABLE.some(([from, to]) => code >= from && code <= to);
@@ -395,7 +398,10 @@ function ignorable(char: string): boolean {
 
 /** One path segment as a case-insensitive filesystem may see it, an NTFS stream (`x::$DATA`) dropped. */
 export function normalizeSegment(segment: string): string {
-  const visible = [...segment.normalize('NFC')].filter((char) => !ignorable(char)).join('');
+  // Plain ASCII (nearly every path) has nothing to compose and nothing ignorable in it.
+  const visible = ASCII.test(segment)
+    ? segment
+    : [...segment.normalize('NFC')].filter((char) => !ignorable(char)).join('');
   const colon = visible.indexOf(':');
   const named = colon > 0 ? visible.slice(0, colon) : visible;
   return named.replace(/[. ]+$/u, '').toLowerCase();
@@ -427,18 +433,36 @@ const SHORT_NAME = /^([^~]{1,6})~\d{1,6}(?:\.([^.]{0,3}))?$/u;
 /** Past four names of one prefix, Windows hashes: 2 characters of the name, 4 hex digits. */
 const HASHED_STEM = /^([^~]{1,2})[0-9a-f]{4}$/u;
 
-/** Does the (normalised) path segment name what the entry segment does, in full or by short name? */
-function segmentMatches(segment: string, wanted: CompiledSegment): boolean {
-  if (wanted.glob.test(segment)) return true;
-  const short = SHORT_NAME.exec(segment);
+/** A (normalised) path segment, with what it says as a short name worked out once for every entry. */
+interface PathSegment {
+  readonly name: string;
+  /** The stem (and its hashed prefix) and the extension of `name` as an 8.3 short name; null: not one. */
+  readonly short: {
+    readonly stem: string;
+    readonly hashed: string | undefined;
+    readonly extension: string;
+  } | null;
+}
+
+function pathSegment(name: string): PathSegment {
+  const short = SHORT_NAME.exec(name);
+  if (short === null) return { name, short: null };
+  const [, stem = '', extension = ''] = short;
+  return { name, short: { stem, hashed: HASHED_STEM.exec(stem)?.[1], extension } };
+}
+
+/** Does the path segment name what the entry segment does, in full or by short name? */
+function segmentMatches(segment: PathSegment, wanted: CompiledSegment): boolean {
+  if (wanted.glob.test(segment.name)) return true;
+  const { short } = segment;
   if (short === null) return false;
-  const [, stem = '', extension] = short;
-  if (extension !== undefined && extension !== '') {
-    if (wanted.shortExtension === undefined || !canStartWith(wanted.shortExtension, extension)) return false;
+  if (short.extension !== '') {
+    if (wanted.shortExtension === undefined || !canStartWith(wanted.shortExtension, short.extension))
+      return false;
   }
-  const hashed = HASHED_STEM.exec(stem)?.[1];
   return (
-    canStartWith(wanted.shortBase, stem) || (hashed !== undefined && canStartWith(wanted.shortBase, hashed))
+    canStartWith(wanted.shortBase, short.stem) ||
+    (short.hashed !== undefined && canStartWith(wanted.shortBase, short.hashed))
   );
 }
 
@@ -450,6 +474,17 @@ const COMPILED = PROTECTED_PATHS.map((entry) => ({
   entry,
   segments: entry.path.split('/').map(compileSegment),
 }));
+const ENTRY_SEGMENTS = COMPILED.flatMap(({ segments }) => segments);
+
+/**
+ * The entry segments a path segment (as written) names: worked out once per distinct segment, so that a
+ * path costs one pass over the table for each segment not seen before (`src`, the cwd's folders and the
+ * like are seen in nearly every path), not one per entry and position.
+ */
+const namedBy = rememberedBy((raw: string): ReadonlySet<CompiledSegment> => {
+  const segment = pathSegment(normalizeSegment(raw));
+  return new Set(ENTRY_SEGMENTS.filter((wanted) => segmentMatches(segment, wanted)));
+});
 
 /** Answers already worked out, by path (the function is pure); dropped whole when full. */
 const entryOf = new Map<string, ProtectedEntry | null>();
@@ -465,18 +500,30 @@ export function protectedEntryFor(path: string): ProtectedEntry | undefined {
   return found;
 }
 
+/** Each entry by its first segment, with its place in the table (the first entry that matches wins). */
+const STARTING_WITH = new Map(
+  COMPILED.map((compiled, index) => [compiled.segments[0], { ...compiled, index }]),
+);
+
 function findEntry(path: string): ProtectedEntry | undefined {
   const segments = path
     .split(/[/\\]+/u)
     .filter((s) => s !== '')
-    .map(normalizeSegment);
-  for (const { entry, segments: wanted } of COMPILED) {
-    for (let start = 0; start + wanted.length <= segments.length; start++) {
-      if (!wanted.every((segment, i) => segmentMatches(segments[start + i] ?? '', segment))) continue;
-      if (entry.kind === 'dir' || start + wanted.length === segments.length) return entry;
+    .map(namedBy);
+  // Only where a segment names an entry's first segment (rare: most segments name none) is the rest of
+  // that entry compared.
+  let found: { entry: ProtectedEntry; index: number } | undefined;
+  segments.forEach((named, start) => {
+    for (const first of named) {
+      const candidate = STARTING_WITH.get(first);
+      if (candidate === undefined || (found !== undefined && found.index < candidate.index)) continue;
+      const { entry, segments: wanted } = candidate;
+      if (start + wanted.length > segments.length) continue;
+      if (!wanted.every((segment, i) => segments[start + i]?.has(segment) === true)) continue;
+      if (entry.kind === 'dir' || start + wanted.length === segments.length) found = candidate;
     }
-  }
-  return undefined;
+  });
+  return found?.entry;
 }
 
 /**

@@ -27,6 +27,7 @@ import { ValidationError } from '../protocol/errors.js';
 import { canStartWith, globTokens, literalTokens, type GlobTokens } from './glob-prefix.js';
 import { lexicalAndReal, realOfNearestExisting } from './real-paths.js';
 import { analyzeShell, type ShellAnalysis, type SimpleCommand } from './shell-commands.js';
+import { rememberedBy } from './pure-memo.js';
 
 export interface CompiledRule {
   readonly source: string;
@@ -40,6 +41,20 @@ const PATH_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'
 
 export function compileRule(source: unknown, field = 'rule'): CompiledRule {
   if (typeof source !== 'string') throw new ValidationError(`${field} must be a string`, field);
+  // A rule is compiled once: every policy that holds it (each thread's, each simulated one) shares it.
+  return compiledRule(source) ?? parseRule(source, field);
+}
+
+/** The compiled rule of a valid source; undefined for one that is not (parseRule says why). */
+const compiledRule = rememberedBy((source: string): CompiledRule | undefined => {
+  try {
+    return parseRule(source, 'rule');
+  } catch {
+    return undefined;
+  }
+});
+
+function parseRule(source: string, field: string): CompiledRule {
   const match = RULE.exec(source.trim());
   if (match === null)
     throw new ValidationError(`${field} ${JSON.stringify(source)} is not Tool or Tool(pattern)`, field);
@@ -274,6 +289,16 @@ function realGlob(glob: string): string {
 
 /** `*` and `**` to a RegExp. In paths `*` stops at `/`; in names and texts it matches anything. */
 function globToRegExp(glob: string, kind: 'name' | 'text' | 'path'): RegExp {
+  return GLOBS[kind](glob);
+}
+
+const GLOBS = {
+  name: rememberedBy((glob: string) => compileGlob(glob, 'name')),
+  text: rememberedBy((glob: string) => compileGlob(glob, 'text')),
+  path: rememberedBy((glob: string) => compileGlob(glob, 'path')),
+};
+
+function compileGlob(glob: string, kind: 'name' | 'text' | 'path'): RegExp {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i] ?? '';

@@ -135,7 +135,10 @@ function findManifest(
   runners: ReadonlyMap<RunnerEntry, string>,
 ): RunnerManifest | undefined {
   const segments = relative.split('/').filter((segment) => segment !== '' && segment !== '.');
+  // A manifest's last segment must name the file: only the runners with such a manifest are looked at.
+  const named = runnersNaming(segments.at(-1) ?? '');
   for (const [entry, rule] of runners) {
+    if (!named.has(entry)) continue;
     for (const manifest of entry.manifests) {
       if (matchesManifest(segments, manifest)) return { rule, manifest };
     }
@@ -159,10 +162,39 @@ function matchesManifest(segments: readonly string[], manifest: string): boolean
   const parts = manifest.split('/');
   if (segments.length < parts.length) return false;
   const tail = segments.slice(segments.length - parts.length);
-  return parts.every((part, index) => segmentMatches(tail[index] ?? '', part));
+  return parts.every((part, index) => PART_GLOBS.get(part)?.test(tail[index] ?? '') === true);
 }
 
-function segmentMatches(segment: string, glob: string): boolean {
-  const source = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
-  return new RegExp(`^${source}$`, 'i').test(segment);
+/** A manifest segment's matcher: case-insensitive, `*` within the segment. */
+function manifestGlob(part: string): RegExp {
+  const source = part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+  return new RegExp(`^${source}$`, 'i');
+}
+
+/** Every segment glob of every manifest, with its matcher. */
+const PART_GLOBS = new Map(
+  RUNNERS.flatMap((entry) => entry.manifests.flatMap((manifest) => manifest.split('/'))).map((part) => [
+    part,
+    manifestGlob(part),
+  ]),
+);
+
+/** Each runner's manifests' last segments: the names as they are, and the globs among them. */
+const LAST_SEGMENTS = RUNNERS.map((entry) => {
+  const last = entry.manifests.map((manifest) => manifest.split('/').at(-1) ?? '');
+  return {
+    entry,
+    names: new Set(last.filter((part) => !part.includes('*')).map((part) => part.toLowerCase())),
+    globs: last.filter((part) => part.includes('*')).map(manifestGlob),
+  };
+});
+
+/** The runners one of whose manifests' last segment a file name matches. */
+function runnersNaming(name: string): ReadonlySet<RunnerEntry> {
+  const lower = name.toLowerCase();
+  return new Set(
+    LAST_SEGMENTS.filter(({ names, globs }) => names.has(lower) || globs.some((glob) => glob.test(name))).map(
+      ({ entry }) => entry,
+    ),
+  );
 }

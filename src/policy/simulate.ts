@@ -2,7 +2,13 @@
 // (tool, input as recorded, what the CLI said when it asked) is put to the very function the supervisor
 // asks live (`requestVerdict`), with the thread's policy as it is now plus the change, and set beside what
 // was decided then. Pure: the caller gathers the requests (the supervisor reads them from its log).
-import { THREAD_MODES, type ThreadMode, type ThreadRules } from '../store/records.js';
+import {
+  THREAD_MODES,
+  type ApprovalDeadline,
+  type ThreadDeadlines,
+  type ThreadMode,
+  type ThreadRules,
+} from '../store/records.js';
 import { ValidationError } from '../protocol/errors.js';
 import { compilePolicy, requestVerdict, validateRules } from './policy.js';
 import { withRememberedPaths } from './real-paths.js';
@@ -23,6 +29,8 @@ export interface RecordedRequest {
   /** What the policy said then: an ask became an approval. */
   readonly then: 'allow' | 'deny' | 'ask';
   readonly outcome: PastOutcome;
+  /** When it was answered or ended (the policy's answer: at once); null while it waits; absent: unknown. */
+  readonly settledAt?: string | null | undefined;
 }
 
 /** A proposed change: rules added or removed, a mode. */
@@ -32,6 +40,17 @@ export interface PolicyChange {
   /** Rules taken out, from allow and deny alike. */
   readonly remove?: readonly string[] | undefined;
   readonly mode?: ThreadMode | undefined;
+  /**
+   * Deadlines that replace the thread's (as `PUT /api/threads/:id/deadlines` would): the simulation says
+   * which past asks a deadline would have answered. Validated by the supervisor (deadlines.ts).
+   */
+  readonly deadlines?: DeadlinesChange | undefined;
+}
+
+/** Deadlines as a change names them: what is left out is none (no default, no rules). */
+export interface DeadlinesChange {
+  readonly afterMs?: number | null | undefined;
+  readonly rules?: ThreadDeadlines['rules'] | undefined;
 }
 
 /** A thread's policy now, before the change. */
@@ -54,6 +73,24 @@ export interface SimulatedRequest {
   readonly reason: string;
   readonly step: PolicyStepId;
   readonly changed: boolean;
+  /** When it was answered or ended (as recorded); null: it still waits. */
+  readonly settledAt: string | null;
+  /**
+   * With deadlines in the change: the deadline that would have answered this ask (still an ask under the
+   * change) before anyone did — it was answered after it, or not at all.
+   */
+  readonly deadline?: ApprovalDeadline;
+}
+
+/** What the deadlines of a change would have answered (docs/decisions.md). */
+export interface DeadlineSummary {
+  /** Past asks a deadline would have answered: this many allowed, this many denied. */
+  readonly decided: number;
+  readonly allowed: number;
+  readonly denied: number;
+  /** Of them: answered later by a person the other way; never answered (still waiting, cancelled, expired). */
+  readonly overturned: number;
+  readonly unanswered: number;
 }
 
 export interface SimulationSummary {
@@ -70,6 +107,8 @@ export interface SimulationSummary {
   readonly allowsAsked: number;
   /** Protected writes whose verdict changes: none can, by the order (step 2 asks whatever the rules). */
   readonly protectedAffected: number;
+  /** Present when the change has deadlines. */
+  readonly deadlines?: DeadlineSummary;
 }
 
 export interface Simulation {
@@ -190,10 +229,16 @@ function simulateEach(
       reason: verdict.reason,
       step,
       changed,
+      settledAt: request.settledAt ?? (request.then === 'ask' ? null : request.at),
     });
   }
   const summary: SimulationSummary = { requests: rows.length, ...counts };
   return { summary, requests: rows, text: describeSimulation(summary) };
+}
+
+/** A request the change decides otherwise, or whose ask one of its deadlines would have answered. */
+export function decidedOtherwise(request: SimulatedRequest): boolean {
+  return request.changed || request.deadline !== undefined;
 }
 
 /** "214 asks would have been allowed, 3 past denials would have been allowed, …" */
@@ -207,5 +252,15 @@ export function describeSimulation(summary: SimulationSummary): string {
     `${n(summary.allowsAsked, 'policy allow', 'policy allows')} would have been asked`,
     `${n(summary.protectedAffected, 'protected write', 'protected writes')} affected`,
   ];
-  return `Of ${n(summary.requests, 'recorded request', 'recorded requests')}, ${summary.changed} would be decided otherwise: ${parts.join(', ')}.`;
+  const text = `Of ${n(summary.requests, 'recorded request', 'recorded requests')}, ${summary.changed} would be decided otherwise: ${parts.join(', ')}.`;
+  const { deadlines } = summary;
+  if (deadlines === undefined) return text;
+  const why = [
+    ...(deadlines.overturned > 0 ? [`${deadlines.overturned} answered the other way later`] : []),
+    ...(deadlines.unanswered > 0 ? [`${deadlines.unanswered} never answered`] : []),
+  ];
+  return (
+    `${text} With the deadlines, ${n(deadlines.decided, 'ask', 'asks')} would have been answered by a deadline ` +
+    `(${deadlines.allowed} allowed, ${deadlines.denied} denied)${why.length > 0 ? `: ${why.join(', ')}` : ''}.`
+  );
 }

@@ -114,6 +114,9 @@ export const DecisionRequest = z
   });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 
+/** `POST /api/threads/:id/rules`: allow rules added to the thread, until removed. */
+export const GrantRulesRequest = z.strictObject({ rules: z.array(ruleText).min(1).max(64) });
+
 /** `DELETE /api/threads/:id/rules`: a rule granted for the thread or its CLI session. */
 export const RevokeRuleRequest = z.strictObject({
   rule: ruleText,
@@ -137,6 +140,8 @@ export const SimulateRequest = z.strictObject({
     deny: z.array(ruleText).max(200).optional(),
     remove: z.array(ruleText).max(200).optional(),
     mode: z.enum(['supervised', 'auto-edits', 'full-access']).optional(),
+    /** Deadlines in place of the threads' own: which past asks one would have answered. */
+    deadlines: Deadlines.optional(),
   }),
   since: z.string().max(64).optional(),
   until: z.string().max(64).optional(),

@@ -1,4 +1,4 @@
-// The approval routes: the inbox (filtered by status and thread) and the decision. A decision on an
+// The approval routes: the inbox (filtered by status and thread), the rule a card offers, and the decision. A decision on an
 // approval that is no longer pending is a 409 (the supervisor's ConflictError): two browser tabs, or a
 // tab and the terminal, cannot both answer the same request.
 import { Hono } from 'hono';
@@ -24,6 +24,13 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
       lastSeq,
     };
     return c.json(body);
+  });
+
+  // The rule its card offers (Supervisor.suggestRule), or null. Saving one is policy authoring: a
+  // decide-only token is offered none.
+  app.get('/:id/suggestion', (c) => {
+    if (callerOf(c.req.raw).role === 'approver') return c.json({ suggestion: null });
+    return c.json({ suggestion: supervisor.suggestRule(c.req.param('id')) });
   });
 
   app.post('/:id/decision', async (c) => {

@@ -1,13 +1,20 @@
-// What a thread allows by itself, over HTTP: the rules granted with always-allow (listed on the thread
-// record as `grants`) can be removed, and the deadlines that answer unanswered approvals replaced.
+// What a thread allows by itself, over HTTP: rules can be added to it (as an always-allow of the thread's
+// scope adds them, from no approval), the rules granted (listed on the thread record as `grants`) removed,
+// and the deadlines that answer unanswered approvals replaced.
 import { Hono } from 'hono';
 
-import { DeadlinesRequest, RevokeRuleRequest } from './api-schema.js';
+import { DeadlinesRequest, GrantRulesRequest, RevokeRuleRequest } from './api-schema.js';
 import { readJsonBody } from './body.js';
 import type { RouteDeps } from './routes-threads.js';
 
 export function threadPolicyRoutes({ supervisor }: RouteDeps): Hono {
   const app = new Hono();
+
+  app.post('/:id/rules', async (c) => {
+    const { rules } = await readJsonBody(c.req.raw, GrantRulesRequest);
+    const thread = await supervisor.grantRules(c.req.param('id'), rules);
+    return c.json({ thread });
+  });
 
   app.delete('/:id/rules', async (c) => {
     const { rule, scope } = await readJsonBody(c.req.raw, RevokeRuleRequest);

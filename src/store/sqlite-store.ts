@@ -177,16 +177,18 @@ export class SqliteStore implements Store {
   readEvents(query: EventQuery = {}): StoredEvent[] {
     const after = query.after ?? 0;
     const limit = query.limit ?? DEFAULT_EVENT_PAGE;
-    const rows =
-      query.threadId === undefined
-        ? this.#reads.rows('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
-        : this.#reads.rows(
-            'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-            query.threadId,
-            after,
-            limit,
-          );
-    return rows.map(eventFromRow);
+    const where = ['seq > ?'];
+    const values: unknown[] = [after];
+    if (query.threadId !== undefined) {
+      where.push('thread_id = ?');
+      values.push(query.threadId);
+    }
+    if (query.types !== undefined) {
+      where.push(`type IN (${query.types.map(() => '?').join(', ') || 'NULL'})`);
+      values.push(...query.types);
+    }
+    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
+    return this.#reads.rows(sql, ...values, limit).map(eventFromRow);
   }
 
   readAudit(query: AuditQuery = {}): AuditRow[] {

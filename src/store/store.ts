@@ -3,7 +3,7 @@
 // so nothing is ever written half and no other change interleaves.
 import type { AuditRow } from './audit-chain.js';
 import type { AuditQuery } from './audit-log.js';
-import type { EventDraft, StoredEvent } from './event-types.js';
+import type { EventDraft, EventType, StoredEvent } from './event-types.js';
 import type { HostRegistry } from './host-registry.js';
 import type { ApprovalRecord, ApprovalStatus, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 
@@ -17,6 +17,8 @@ export interface EventQuery {
   /** Only events with a global `seq` greater than this (default 0: from the start). */
   after?: number;
   threadId?: string;
+  /** Only events of these types (a reader that wants a few kinds skips the rest unparsed). */
+  types?: readonly EventType[];
   /** At most this many (default 500). */
   limit?: number;
 }

@@ -23,6 +23,8 @@ export interface CoreOptions {
   readonly idleParkMs: number;
   /** How long a detached CLI let go of idle lives with no host before its watchdog ends it (Infinity: never). */
   readonly detachedIdleMs: number;
+  /** Approvals of the same kind after which a card offers a rule (0: never; suggestion.ts). */
+  readonly suggestRulesAfter: number;
   readonly claudePath: string | undefined;
   readonly env: Record<string, string | undefined> | undefined;
   readonly query: QueryFunction;

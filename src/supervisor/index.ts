@@ -15,6 +15,7 @@ export type {
 } from './types.js';
 export type { BatchLeftOut, BatchPreview, BatchResult, BatchSelection } from './approvals/batch.js';
 export type { SimulationRequest, SimulationScope } from './approvals/simulation.js';
+export type { ApprovalSuggestion } from './approvals/suggestion.js';
 export type { PolicyChange, Simulation, SimulatedRequest, SimulationSummary } from '../policy/simulate.js';
 export type { TimelineItem, TimelinePermission } from './timeline.js';
 export { buildTimeline } from './timeline.js';

@@ -37,6 +37,7 @@ import { ThreadCommands } from './runtime/thread-commands.js';
 import { probeSandbox } from './runtime/sandbox-probe.js';
 import { defaultSandboxMode, openSandboxState, type SandboxStatus } from './runtime/sandbox-state.js';
 import { Threads } from './runtime/threads.js';
+import { suggestionFor, type ApprovalSuggestion } from './approvals/suggestion.js';
 import { buildTimeline, type TimelineItem } from './timeline.js';
 import type {
   CloseOptions,
@@ -85,7 +86,7 @@ export class Supervisor {
       throw new TypeError('options.store must be a postgres:// URL');
     if (host !== undefined && storeUrl === undefined)
       throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
-    const { idleParkMs, detachedIdleMs } = validateOpenOptions(options);
+    const { idleParkMs, detachedIdleMs, suggestRulesAfter } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
       const sandbox = openSandboxState(options.sandbox ?? defaultSandboxMode(), () =>
@@ -103,6 +104,7 @@ export class Supervisor {
           detached,
           idleParkMs,
           detachedIdleMs,
+          suggestRulesAfter,
           claudePath,
           env,
           onWarning,
@@ -353,6 +355,27 @@ export class Supervisor {
   }
 
   /** Removes a rule granted for the thread or its CLI session; the policy stops applying it at once. */
+  /**
+   * The rule a pending approval's card offers: the narrowest that covers it and enough past approvals of
+   * its thread, and nothing the thread's history shows denied, with what it would have done in the thread
+   * so far (approvals/suggestion.ts). Null when there is none, or the approval is no longer pending.
+   */
+  suggestRule(approvalId: string): ApprovalSuggestion | null {
+    this.#core.checkOpen();
+    this.#threads.approval(approvalId);
+    return suggestionFor(
+      this.#core.store,
+      approvalId,
+      this.#core.options.sandbox.enforced,
+      this.#core.options.suggestRulesAfter,
+    );
+  }
+
+  /** Adds allow rules to the thread (scope thread, from no approval): its rules panel, a suggestion saved. */
+  grantRules(threadId: string, rules: readonly string[]): Promise<ThreadRecord> {
+    return this.#core.acknowledged(() => this.#commands.grantRules(threadId, rules));
+  }
+
   revokeRule(threadId: string, rule: string, scope: 'thread' | 'session' = 'thread'): Promise<ThreadRecord> {
     return this.#core.acknowledged(() => this.#commands.revokeRule(threadId, rule, scope));
   }

@@ -78,6 +78,11 @@ export interface SupervisorOptions {
    */
   idleParkMs?: number;
   /**
+   * After how many approvals of the same kind a pending approval's card offers a rule that covers them
+   * (`suggestRule()`, src/policy/suggest.ts; default 3; `0`: never).
+   */
+  suggestRulesAfter?: number;
+  /**
    * A sandbox for the CLIs' Bash commands, with the protected paths unwritable by the operating system
    * (docs/security.md): on Linux Warden's own bubblewrap prefix, on macOS the CLI's own sandbox.
    * `auto` (default): on where it can run, and where it cannot a warning (SandboxUnavailableError),

@@ -2,6 +2,7 @@
 // the offending field (bad options of open() a TypeError); nothing is written before these pass. What a
 // decision says is checked in approvals/validate.ts.
 import { statSync } from 'node:fs';
+import { SUGGEST_AFTER } from '../policy/suggest.js';
 import { resolve } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
@@ -25,6 +26,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function validateOpenOptions(options: SupervisorOptions): {
   idleParkMs: number;
   detachedIdleMs: number;
+  suggestRulesAfter: number;
 } {
   const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
   if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
@@ -43,7 +45,15 @@ export function validateOpenOptions(options: SupervisorOptions): {
   return {
     idleParkMs: validateIdleParkMs(options.idleParkMs),
     detachedIdleMs: validateDetachedIdleMs(options.detachedIdleMs),
+    suggestRulesAfter: validateSuggestRulesAfter(options.suggestRulesAfter),
   };
+}
+
+function validateSuggestRulesAfter(value: unknown): number {
+  if (value === undefined) return SUGGEST_AFTER;
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new TypeError('options.suggestRulesAfter must be a whole number, 0 or more');
+  return value as number;
 }
 
 export function validateId(id: unknown, field: string): string {

@@ -58,6 +58,30 @@ it('answers over HTTP and in the terminal, with and without the server', { timeo
   const bad = await post({ change: { allow: ['Bash('] } });
   assert.equal(bad.status, 400);
   assert.match(await bad.text(), /rules\.allow\[0\]|change\.allow/u);
+  const badDeadline = await post({
+    change: { deadlines: { rules: [{ rule: 'Bash(npm test)', afterMs: 1000, behavior: 'maybe' }] } },
+  });
+  assert.equal(badDeadline.status, 400);
+  assert.match(await badDeadline.text(), /deadlines/u);
+  // Every ask was answered at once: no deadline of a minute would have answered one.
+  const withDeadline = await post({
+    change: {
+      deadlines: { afterMs: 60_000, rules: [{ rule: 'Bash(npm test)', afterMs: 60_000, behavior: 'allow' }] },
+    },
+  });
+  assert.equal(withDeadline.status, 200);
+  const deadlineJson = (await withDeadline.json()) as {
+    summary: { deadlines: Record<string, number> };
+    text: string;
+  };
+  assert.deepEqual(deadlineJson.summary.deadlines, {
+    decided: 0,
+    allowed: 0,
+    denied: 0,
+    overturned: 0,
+    unanswered: 0,
+  });
+  assert.match(deadlineJson.text, /With the deadlines, 0 asks would have been answered by a deadline/u);
   const approver = server.deciders.create('ann').token;
   assert.equal((await post({ change: { allow: ['Bash'] } }, approver)).status, 403);
 
@@ -82,8 +106,38 @@ it('answers over HTTP and in the terminal, with and without the server', { timeo
   assert.equal(alone.code, 0, alone.stderr);
   const parsed = JSON.parse(alone.stdout) as { summary: Record<string, number> };
   assert.equal(parsed.summary.asksAllowed, 3);
+  const deadlines = await warden(
+    'policy',
+    'simulate',
+    '--data-dir',
+    dataDir,
+    '--deadline',
+    '30m',
+    '--deadline-rule',
+    'Bash(npm test) 10m allow',
+    '--json',
+  );
+  assert.equal(deadlines.code, 0, deadlines.stderr);
+  assert.equal(
+    (JSON.parse(deadlines.stdout) as { summary: { deadlines: { decided: number } } }).summary.deadlines
+      .decided,
+    0,
+  );
+  const badRule = await warden(
+    'policy',
+    'simulate',
+    '--data-dir',
+    dataDir,
+    '--deadline-rule',
+    'Bash(npm test) soon',
+  );
+  assert.equal(badRule.code, 2);
+  assert.match(badRule.stderr, /--deadline-rule must be 'RULE DURATION allow\|deny'/u);
 
   const usage = await warden('policy', 'simulate', '--data-dir', dataDir);
   assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /say what would change: --allow-rule, --deny-rule, --remove-rule or --mode/u);
+  assert.match(
+    usage.stderr,
+    /say what would change: --allow-rule, --deny-rule, --remove-rule, --mode, --deadline or --deadline-rule/u,
+  );
 });

@@ -1,7 +1,7 @@
 // What a command line asks for, once parsed and checked: the input of each command module.
 import type { WebhookFormat } from '../../server/notify/formats.js';
 import type { AuditFormat } from '../../server/audit-export.js';
-import type { ThreadMode } from '../../store/records.js';
+import type { ThreadDeadlines, ThreadMode } from '../../store/records.js';
 
 /** Where the running server of the data directory is reached, when the line says. */
 export interface ServerFlags {
@@ -92,7 +92,14 @@ export type Command =
   | ({
       name: 'policy';
       action: 'simulate';
-      change: { allow?: string[]; deny?: string[]; remove?: string[]; mode?: ThreadMode };
+      change: {
+        allow?: string[];
+        deny?: string[];
+        remove?: string[];
+        mode?: ThreadMode;
+        /** In place of the threads' deadlines: which past asks one would have answered. */
+        deadlines?: ThreadDeadlines;
+      };
       scope: { threadId: string } | { cwd: string } | 'all';
       /** ISO date-times: requests at or after `since`, before `until`. */
       since?: string;

@@ -5,6 +5,7 @@ import { SERVER_FLAGS, serverFlags } from './admin-args.js';
 import { JSON_FLAG, oneOf } from './flags.js';
 import { defineCommand, stringFlag, stringsFlag } from './parser.js';
 import { UsageError } from './usage-error.js';
+import { parseDuration } from '../duration.js';
 
 function isoTime(flag: string): (text: string) => string {
   return (text) => {
@@ -14,9 +15,33 @@ function isoTime(flag: string): (text: string) => string {
   };
 }
 
+function deadlineWait(flag: string): (text: string) => number {
+  return (text) => {
+    const ms = parseDuration(text);
+    if (ms === undefined || ms === 0)
+      throw new UsageError(`--${flag} must be a duration such as 30s, 10m or 2h, got '${text}'`);
+    return ms;
+  };
+}
+
+/** `'Bash(npm test:*) 10m allow'`: the rule (which may hold spaces), its wait, what it answers. */
+function deadlineRule(text: string): { rule: string; afterMs: number; behavior: 'allow' | 'deny' } {
+  const match = /^(.+)\s+(\S+)\s+(allow|deny)$/u.exec(text.trim());
+  if (match === null)
+    throw new UsageError(`--deadline-rule must be 'RULE DURATION allow|deny', got '${text}'`);
+  const [, rule = '', wait = '', behavior] = match;
+  return {
+    rule,
+    afterMs: deadlineWait('deadline-rule')(wait),
+    behavior: behavior === 'allow' ? 'allow' : 'deny',
+  };
+}
+
 export const POLICY = defineCommand({
   name: 'policy',
-  synopsis: 'policy simulate [--allow-rule RULE] [--deny-rule RULE] [--remove-rule RULE] [--mode MODE]',
+  synopsis:
+    'policy simulate [--allow-rule RULE] [--deny-rule RULE] [--remove-rule RULE] [--mode MODE] ' +
+    "[--deadline DURATION] [--deadline-rule 'RULE DURATION allow|deny']",
   summary:
     'What a policy change would have decided for the recorded requests, beside what was decided then ' +
     '(through the server while one holds the data dir); nothing is changed',
@@ -30,6 +55,16 @@ export const POLICY = defineCommand({
       placeholder: 'MODE',
       help: THREAD_MODES.join(' | '),
       check: oneOf('mode', THREAD_MODES),
+    }),
+    deadline: stringFlag({
+      placeholder: 'DURATION',
+      help: "a default deadline that denies (10m, 2h), in place of the threads' deadlines",
+      check: deadlineWait('deadline'),
+    }),
+    'deadline-rule': stringsFlag({
+      placeholder: "'RULE DURATION allow|deny'",
+      help: "a deadline rule (repeatable), in place of the threads' deadlines",
+      check: deadlineRule,
     }),
     thread: stringFlag({ placeholder: 'ID', help: 'only this thread (default: every thread)' }),
     cwd: stringFlag({ placeholder: 'DIR', help: 'only the threads in DIR or under it' }),
@@ -58,9 +93,19 @@ export const POLICY = defineCommand({
       ...(values['deny-rule'] === undefined ? {} : { deny: values['deny-rule'] }),
       ...(values['remove-rule'] === undefined ? {} : { remove: values['remove-rule'] }),
       ...(values.mode === undefined ? {} : { mode: values.mode }),
+      ...(values.deadline === undefined && values['deadline-rule'] === undefined
+        ? {}
+        : {
+            deadlines: {
+              afterMs: values.deadline ?? null,
+              rules: values['deadline-rule'] ?? [],
+            },
+          }),
     };
     if (Object.keys(change).length === 0)
-      throw new UsageError('say what would change: --allow-rule, --deny-rule, --remove-rule or --mode');
+      throw new UsageError(
+        'say what would change: --allow-rule, --deny-rule, --remove-rule, --mode, --deadline or --deadline-rule',
+      );
     return {
       name: 'policy',
       action: 'simulate',

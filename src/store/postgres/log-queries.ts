@@ -54,23 +54,32 @@ export const lastAudit: Statement = {
   name: 'warden_last_audit',
 };
 
-export function eventsAfter(after: number, limit: number | null, threadId?: string): Statement {
+export function eventsAfter(
+  after: number,
+  limit: number | null,
+  threadId?: string,
+  types?: readonly string[],
+): Statement {
   const params: unknown[] = [after];
   let where = 'seq > $1';
   if (threadId !== undefined) {
     params.push(threadId);
     where += ` AND thread_id = $${params.length}`;
   }
+  if (types !== undefined) {
+    params.push(types);
+    where += ` AND type = ANY($${params.length})`;
+  }
   let sql = `SELECT ${READ_COLUMNS} FROM warden_events WHERE ${where} ORDER BY seq`;
   if (limit !== null) {
     params.push(limit);
     sql += ` LIMIT $${params.length}`;
   }
-  // Four texts, one name each.
+  // Eight texts, one name each.
   return {
     sql,
     params,
-    name: `warden_events_after${threadId === undefined ? '' : '_thread'}${limit === null ? '' : '_page'}`,
+    name: `warden_events_after${threadId === undefined ? '' : '_thread'}${types === undefined ? '' : '_types'}${limit === null ? '' : '_page'}`,
   };
 }
 

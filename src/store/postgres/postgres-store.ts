@@ -398,7 +398,7 @@ export class PostgresStore implements Store {
   /** Straight from the log in Postgres: every host's events, committed ones only. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
     const [rows] = this.#exec([
-      eventsAfter(query.after ?? 0, query.limit ?? DEFAULT_EVENT_PAGE, query.threadId),
+      eventsAfter(query.after ?? 0, query.limit ?? DEFAULT_EVENT_PAGE, query.threadId, query.types),
     ]);
     return eventsOf(rows);
   }

@@ -4,7 +4,7 @@
 // hosts ask of this one runs through runRequested(). Callers check nothing: each command does.
 import { ConflictError, NotFoundError, ValidationError } from '../../protocol/errors.js';
 import type { RunRecord, ThreadMode, ThreadRecord } from '../../store/records.js';
-import { validateMode } from '../../policy/policy.js';
+import { validateMode, validateRules } from '../../policy/policy.js';
 import type { Decider } from '../approvals/decider.js';
 import { validateDeadlines } from '../approvals/deadlines.js';
 import { planStart } from '../approvals/person-tools.js';
@@ -17,6 +17,9 @@ import { validateId, validateNewThread, validateText, validateTitle } from '../v
 import type { ThreadRuntime } from './thread-runtime.js';
 import { titleFromPrompt } from './thread-title.js';
 import type { Threads } from './threads.js';
+
+/** Rules one call may add. */
+const MAX_GRANTED = 64;
 
 export class ThreadCommands {
   readonly #core: SupervisorCore;
@@ -139,6 +142,25 @@ export class ThreadCommands {
     if (this.#forward(threadId, 'set_mode', { mode: validateMode(mode) }) !== undefined)
       return this.#threads.thread(threadId);
     return this.#decider.setMode(threadId, mode);
+  }
+
+  /**
+   * Adds allow rules to the thread, as an always-allow of the thread's scope does, from no approval (the
+   * thread's rules panel, a suggestion saved): kept on the record until removed.
+   */
+  grantRules(threadId: string, rules: readonly string[]): ThreadRecord {
+    this.#core.checkOpen();
+    if (!Array.isArray(rules) || rules.length === 0 || rules.length > MAX_GRANTED)
+      throw new ValidationError(`rules must be an array of 1 to ${MAX_GRANTED} rules`, 'rules');
+    const { allow } = validateRules({ allow: rules });
+    this.#threads.thread(threadId);
+    this.#core.commit(threadId, [
+      {
+        type: 'thread.rules_granted',
+        data: { approvalId: null, scope: 'thread', rules: allow, sessionId: null },
+      },
+    ]);
+    return this.#threads.thread(threadId);
   }
 
   revokeRule(threadId: string, rule: string, scope: 'thread' | 'session'): ThreadRecord {
