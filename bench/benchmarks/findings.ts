@@ -108,8 +108,8 @@ export const SUPERVISOR_SERVER_NOTES: readonly string[] = [
 ];
 
 export const PERMISSIONS_PARITY_GAP =
-  'Checked on the steady figures, one core. When it is missed, the machine was loaded enough that the ' +
-  'runs of one host met more preemption than the other’s: the per-run range of each figure shows it.';
+  'Checked on the steady one-core figures. A miss within the per-run ranges of both hosts is not a ' +
+  'measured difference: rerun on a quieter machine before looking for a cause in the code.';
 
 export const PERMISSIONS_COLD_NOTE =
   'Cold and steady: a new process spends its first few thousand requests on V8’s optimising compiler, on ' +

@@ -75,8 +75,7 @@ function halfTarget(p50: Figure): TargetCheck {
   return {
     target: "p50 at most half the official's",
     met,
-    standing:
-      `${p50.label}: ${us(p50.warden?.median)} vs ${us(p50.official?.median)} ` + `(ratio ${ratioText(p50)})`,
+    standing: `${p50.label}: ${us(p50.warden?.median)} vs ${us(p50.official?.median)} (ratio ${ratioText(p50)})`,
     ...(met === false ? { gap: PERMISSIONS_GAP } : {}),
   };
 }
