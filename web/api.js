@@ -178,6 +178,16 @@ export async function pendingApprovals() {
 }
 
 /**
+ * One approval as the inbox lists it (with who may answer it now).
+ * @param {string} approvalId
+ * @returns {Promise<ApprovalItem | undefined>}
+ */
+export async function approval(approvalId) {
+  const json = await call('GET', `/api/approvals/${encodeURIComponent(approvalId)}`);
+  return json?.approval;
+}
+
+/**
  * @param {string} approvalId
  * @param {Decision} decision
  */

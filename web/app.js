@@ -112,7 +112,12 @@ async function start() {
 
   const live = new LiveStream({
     since: () => state.lastSeq,
-    onEvent: (event) => state.apply(event),
+    onEvent: (event) => {
+      state.apply(event);
+      // Who may answer a new or escalated approval is worked out by the server from the deciders' scopes.
+      if (event.type === 'approval.requested' || event.type === 'approval.escalated')
+        refreshApproval(event.data.approvalId);
+    },
     onConnection: connectionIndicator(() => live.retryNow()),
     onSessionEnded: () => showStartError(new api.ApiError(401, 'SESSION_ENDED', 'The browser session ended')),
   });
@@ -130,6 +135,17 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') live.retryNow();
   });
+}
+
+/** @param {string} approvalId */
+function refreshApproval(approvalId) {
+  api.approval(approvalId).then(
+    (item) => {
+      if (item !== undefined && state.approvals.get(approvalId)?.status === 'pending')
+        state.addApproval(item);
+    },
+    () => undefined,
+  );
 }
 
 /** @param {unknown} error */

@@ -1,6 +1,7 @@
 // What every part of the supervisor shares: the store, the committed-event hook (answers waiting
 // approvals, wakes event iterators), ids, warnings, whether it is closed, and the rule that a change is
 // acknowledged only once it is on disk. One instance per Supervisor.
+import type { ApprovalRoute } from './approvals/routes.js';
 import type { SessionStore } from '../session/session-store.js';
 import { randomUUID } from 'node:crypto';
 
@@ -31,6 +32,8 @@ export interface CoreOptions {
   readonly sessionStore?: SessionStore | undefined;
   /** Whether the CLIs run in their sandbox, and whether it holds (sandbox-state.ts). */
   readonly sandbox: SandboxState;
+  /** What happens to approvals nobody answers (approvals/routes.ts). */
+  readonly routes: readonly ApprovalRoute[];
 }
 
 export class SupervisorCore {
