@@ -2,6 +2,7 @@
 // approvals, wakes event iterators), ids, warnings, whether it is closed, and the rule that a change is
 // acknowledged only once it is on disk. One instance per Supervisor.
 import type { ApprovalRoute } from './approvals/routes.js';
+import type { RouteTimers } from './approvals/route-timers.js';
 import type { SessionStore } from '../session/session-store.js';
 import { randomUUID } from 'node:crypto';
 
@@ -34,6 +35,8 @@ export interface CoreOptions {
   readonly sandbox: SandboxState;
   /** What happens to approvals nobody answers (approvals/routes.ts). */
   readonly routes: readonly ApprovalRoute[];
+  /** The clock routes are timed by (route-timers.ts). */
+  readonly routeClock: RouteTimers;
 }
 
 export class SupervisorCore {

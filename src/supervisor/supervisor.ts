@@ -3,7 +3,7 @@
 // that: runtime/ runs the threads (one live CLI each) and their commands, approvals/ decides, durable/
 // recovers what an earlier host left and lets go at close, fleet/ shares the threads between hosts.
 import { Escalations } from './approvals/escalations.js';
-import type { RouteTimers } from './approvals/route-timers.js';
+import { REAL_ROUTE_TIMERS } from './approvals/route-timers.js';
 import { validateRoutes } from './approvals/routes.js';
 import { SandboxUnavailableError, StoreError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
@@ -114,10 +114,11 @@ export class Supervisor {
           sessionStore: store.hosts()?.transcriptStore(),
           sandbox,
           routes: validateRoutes(options.routes),
+          routeClock: options.routeClock ?? REAL_ROUTE_TIMERS,
         });
         const { enforced, reason } = sandbox.status;
         if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));
-        const supervisor = new Supervisor(core, restart, fleet, options.routeClock);
+        const supervisor = new Supervisor(core, restart, fleet);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
         supervisor.#decider.restoreDeadlines(
           store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
@@ -146,12 +147,7 @@ export class Supervisor {
   /** The steps of the routes of pending approvals: reminders and escalations (approvals/escalations.ts). */
   readonly #escalations: Escalations;
 
-  private constructor(
-    core: SupervisorCore,
-    restart: HostRestart,
-    fleet: FleetMembership | undefined,
-    routeClock: RouteTimers | undefined,
-  ) {
+  private constructor(core: SupervisorCore, restart: HostRestart, fleet: FleetMembership | undefined) {
     this.#core = core;
     this.#fleet = fleet;
     this.#remote =
@@ -163,7 +159,7 @@ export class Supervisor {
     this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote);
     this.#external = new ExternalSessions(core);
     this.recovered = restart.recovered;
-    this.#escalations = new Escalations(core, routeClock);
+    this.#escalations = new Escalations(core);
     core.committedListeners.push((events) => this.#decider.onCommitted(events));
     core.committedListeners.push((events) => this.#escalations.onCommitted(events));
     core.committedListeners.push((events) => this.#remote?.onCommitted(events));

@@ -29,6 +29,13 @@ export interface WaitingApproval {
   deadline: { at: string; behavior: 'allow' | 'deny' } | null;
   /** Who is told of this notice. */
   audience: Audience;
+  /** Told again or anew by a step of its route (approvals/routes.ts), not when it was made. */
+  routeStep?: RouteStep;
+}
+
+export interface RouteStep {
+  route: string;
+  step: 'reminded' | 'escalated';
 }
 
 /** Named deciders told, and whether the owner's devices and webhooks are told too. */
@@ -184,15 +191,27 @@ export class ApprovalFeed {
       return;
     }
     if (!escalated) {
-      const again = { ...announced, audience: { deciders, owner: true } };
+      const again: WaitingApproval = {
+        ...announced,
+        audience: { deciders, owner: true },
+        routeStep: { route: this.#routeOf(approvalId), step: 'reminded' },
+      };
       this.#each((channel) => channel.reminder?.(again));
       return;
     }
     const added = deciders.filter((name) => !announced.audience.deciders.includes(name));
     this.#announced.set(approvalId, { ...announced, audience: { deciders, owner: true } });
     if (added.length === 0) return;
-    const news = { ...announced, audience: { deciders: added, owner: false } };
+    const news: WaitingApproval = {
+      ...announced,
+      audience: { deciders: added, owner: false },
+      routeStep: { route: this.#routeOf(approvalId), step: 'escalated' },
+    };
     this.#each((channel) => channel.requested(news));
+  }
+
+  #routeOf(approvalId: string): string {
+    return this.#supervisor.getApproval(approvalId).routing?.escalation?.route ?? '';
   }
 
   #scheduleReminder(approval: WaitingApproval): void {

@@ -52,10 +52,12 @@ export class WebhookChannel implements NotifyChannel {
 
   /** The deadline is near: the same notice once more, with fresh links and when it will be answered. */
   reminder(approval: WaitingApproval): void {
-    if (approval.deadline === null) return;
+    if (approval.deadline === null && approval.routeStep === undefined) return;
     const notice: RequestedNotice = {
       ...this.#notice(approval),
-      reminder: { deadlineAt: approval.deadline.at, behavior: approval.deadline.behavior },
+      ...(approval.deadline === null
+        ? {}
+        : { reminder: { deadlineAt: approval.deadline.at, behavior: approval.deadline.behavior } }),
     };
     this.#each(approval, (endpoint) => endpoint.enqueue(notice));
   }
@@ -70,11 +72,13 @@ export class WebhookChannel implements NotifyChannel {
     const { links, baseUrl, linkTtlMs } = this.#options;
     const link = (action: LinkAction) =>
       `${baseUrl}${actionPath(approval.id, action)}?token=${links.mint(approval.id, action)}`;
-    return requestedNotice(approval, approval.cwd, {
+    const notice = requestedNotice(approval, approval.cwd, {
       allow: link('allow'),
       deny: link('deny'),
       expiresAt: Date.now() + linkTtlMs,
     });
+    const step = approval.routeStep;
+    return step === undefined ? notice : { ...notice, route: { name: step.route, step: step.step } };
   }
 
   resolved(notice: ResolvedNotice): void {

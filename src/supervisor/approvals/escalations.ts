@@ -6,7 +6,7 @@ import { ConflictError, StoreError } from '../../protocol/errors.js';
 import type { StoredEvent } from '../../store/event-types.js';
 import type { ApprovalRecord } from '../../store/records.js';
 import type { SupervisorCore } from '../core.js';
-import { KeyedTimers, REAL_ROUTE_TIMERS, type RouteTimers } from './route-timers.js';
+import { KeyedTimers, type RouteTimers } from './route-timers.js';
 
 type Step = 'remind' | 'escalate';
 
@@ -18,10 +18,10 @@ export class Escalations {
   readonly #timers: KeyedTimers;
   readonly #clock: RouteTimers;
 
-  constructor(core: SupervisorCore, clock: RouteTimers = REAL_ROUTE_TIMERS) {
+  constructor(core: SupervisorCore) {
     this.#core = core;
-    this.#clock = clock;
-    this.#timers = new KeyedTimers(clock);
+    this.#clock = core.options.routeClock;
+    this.#timers = new KeyedTimers(this.#clock);
   }
 
   /** Timers armed now (a reminder and an escalation count apart). */

@@ -118,12 +118,16 @@ export async function gateExternal(
           cwd: thread.cwd,
           guarded: decided.step === 'protected-write',
         }),
-        routing: routingFor(core.options.routes, {
-          toolName,
-          input,
-          cwd: thread.cwd,
-          guarded: decided.step === 'protected-write',
-        }),
+        routing: routingFor(
+          core.options.routes,
+          {
+            toolName,
+            input,
+            cwd: thread.cwd,
+            guarded: decided.step === 'protected-write',
+          },
+          core.options.routeClock.now(),
+        ),
       },
     },
   ]);

@@ -113,7 +113,8 @@ export class ThreadRuntime implements GateHost {
     input: Record<string, unknown>,
     { guarded }: { guarded: boolean },
   ): ApprovalRouting {
-    return routingFor(this.#core.options.routes, { toolName, input, cwd: this.#thread().cwd, guarded });
+    const { routes, routeClock } = this.#core.options;
+    return routingFor(routes, { toolName, input, cwd: this.#thread().cwd, guarded }, routeClock.now());
   }
 
   /**
