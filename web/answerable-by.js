@@ -4,10 +4,28 @@
 // what its route does next: "escalates to bob at 14:05", or "escalated to bob by route ops". The server
 // works the names out (src/server/answerers.ts); the page fetches them again when the route escalates.
 
-import { h } from './dom.js';
+import { h, replace } from './dom.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { ApprovalItem } from './types.js' */
+
+/**
+ * Where the line goes on a card: a card is drawn once and kept while it waits (inbox.js), so the line is
+ * drawn again into its slot on every render (`refreshAnswerable`), as who may answer changes.
+ * @param {ApprovalItem} approval
+ */
+export function answerableSlot(approval) {
+  return h('div', { class: 'answerable-slot' }, answerableBy(approval));
+}
+
+/**
+ * @param {HTMLElement} card
+ * @param {ApprovalItem} approval
+ */
+export function refreshAnswerable(card, approval) {
+  const slot = card.querySelector('.answerable-slot');
+  if (slot instanceof HTMLElement) replace(slot, answerableBy(approval));
+}
 
 /**
  * The line, or null when no named decider is involved (only the owner answers).

@@ -3,7 +3,7 @@
 // to approve or send back, or a tool call — its preview, an editor to change it before approving, and
 // the usual answers. The inbox card and the pending call in a thread draw the same body.
 
-import { answerableBy } from './answerable-by.js';
+import { answerableSlot } from './answerable-by.js';
 import { approvalActions, denyForm } from './approval-actions.js';
 import { deadlineBadge } from './deadline-badge.js';
 import { editSection } from './edit-input.js';
@@ -35,7 +35,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body question-card' },
         deadlineBadge(approval),
-        answerableBy(approval),
+        answerableSlot(approval),
         questionForm(state, approval),
         denyForm(state, approval, {
           ...options,
@@ -48,7 +48,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body plan-card' },
         deadlineBadge(approval),
-        answerableBy(approval),
+        answerableSlot(approval),
         planView(approval.input),
         planActions(state, approval, options),
       );
@@ -57,7 +57,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body tool-card' },
         deadlineBadge(approval),
-        answerableBy(approval),
+        answerableSlot(approval),
         preview(approval.toolName, approval.input),
         editSection(state, approval),
         approvalActions(state, approval, options),
