@@ -6,7 +6,7 @@
 // a deadline that comes first settles the approval and the route's steps are not taken.
 import { ValidationError } from '../../protocol/errors.js';
 import type { ApprovalEscalation, ApprovalRouting } from '../../store/records.js';
-import { MAX_DEADLINE_MS, MIN_DEADLINE_MS } from './deadlines.js';
+import { validateWait as wait } from './deadlines.js';
 import { risksOf, scopeCovers, validateScope, type ApprovalScope, type ScopeTarget } from './scope.js';
 
 export interface ApprovalRoute {
@@ -67,15 +67,6 @@ function validateRoute(entry: unknown, where: string): ApprovalRoute {
     escalateAfterMs: escalate,
     to: [...new Set(to as string[])],
   };
-}
-
-function wait(value: unknown, field: string): number {
-  if (!Number.isInteger(value) || (value as number) < MIN_DEADLINE_MS || (value as number) > MAX_DEADLINE_MS)
-    throw new ValidationError(
-      `${field} must be a whole number of milliseconds from ${MIN_DEADLINE_MS} to ${MAX_DEADLINE_MS}`,
-      field,
-    );
-  return value as number;
 }
 
 /** The escalation of a new approval: the first route that covers it, with its times from `now`. */
