@@ -10,6 +10,7 @@ import { createServer } from '../../src/server/index.js';
 import { allEvents, waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { ManualClock } from '../helpers/manual-clock.js';
+import { decryptPush, deviceKeys, startPushService } from './helpers/notify-push-service.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 const MINUTE = 60_000;
@@ -183,5 +184,64 @@ describe('roles, scopes and routes over HTTP', () => {
         ['dora', 'approver'],
       ],
     );
+  });
+
+  it("pushes to a decider's devices what that decider may answer, and an escalation to the new one's", async (t) => {
+    const clock = new ManualClock();
+    const routes = [{ name: 'ops', escalateAfterMs: 10 * MINUTE, to: ['bob'] }];
+    const { sup, made, thread, cwd, dataDir } = await openFakeSupervisor(
+      t,
+      {},
+      { routes, routeClock: clock },
+    );
+    const service = await startPushService(t);
+    const server = await createServer({
+      supervisor: sup,
+      dataDir,
+      notify: { push: { allowLocalEndpoints: true } },
+      onError: () => {},
+    });
+    t.after(() => server.close());
+    const devices = { alice: deviceKeys(), carol: deviceKeys(), bob: deviceKeys() };
+    const tokens = {
+      alice: server.deciders.create('alice', { scope: { projects: [cwd] } }).token,
+      carol: server.deciders.create('carol', { scope: { projects: ['/srv/elsewhere'] } }).token,
+      bob: server.deciders.create('bob', { scope: { escalationOnly: true } }).token,
+    };
+    for (const name of ['alice', 'carol', 'bob'] as const) {
+      const response = await fetch(`${server.url}/api/push/subscriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens[name]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          subscription: { endpoint: service.endpoint(name), keys: devices[name].keys },
+        }),
+      });
+      assert.equal(response.status, 201);
+      assert.equal(JSON.parse(await response.text()).subscription.decider, name);
+    }
+    const { fake } = await startTurn(sup, made, thread.id, 'go');
+    const asked = fake.ask('Bash', { command: 'git push' });
+    const [first] = await service.waitFor(1);
+    assert.equal(first?.path, '/push/alice');
+
+    clock.advance(10 * MINUTE);
+    const [, second] = await service.waitFor(2);
+    assert.equal(second?.path, '/push/bob');
+    const escalated = JSON.parse(decryptPush(second.body, devices.bob)) as { type: string; title: string };
+    assert.deepEqual([escalated.type, escalated.title], ['approval.requested', 'Bash wants approval']);
+
+    const [approval] = sup.listApprovals({ status: 'pending' });
+    assert.ok(approval);
+    await sup.decide(approval.id, { behavior: 'deny', message: 'no' });
+    await asked.result;
+    const all = await service.waitFor(4);
+    assert.deepEqual(
+      all
+        .slice(2)
+        .map((push) => push.path)
+        .sort(),
+      ['/push/alice', '/push/bob'],
+    );
+    assert.ok(!service.received.some((push) => push.path === '/push/carol'), 'carol was told nothing');
   });
 });
