@@ -8,39 +8,50 @@ import { h, replace } from './dom.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { ApprovalItem } from './types.js' */
+/** @typedef {{ decider: string, role: string | null }} Me */
 
 /**
  * Where the line goes on a card: a card is drawn once and kept while it waits (inbox.js), so the line is
  * drawn again into its slot on every render (`refreshAnswerable`), as who may answer changes.
  * @param {ApprovalItem} approval
+ * @param {Me} [me]
  */
-export function answerableSlot(approval) {
-  return h('div', { class: 'answerable-slot' }, answerableBy(approval));
+export function answerableSlot(approval, me) {
+  return h('div', { class: 'answerable-slot' }, answerableBy(approval, me));
 }
 
 /**
  * @param {HTMLElement} card
  * @param {ApprovalItem} approval
+ * @param {Me} [me]
  */
-export function refreshAnswerable(card, approval) {
+export function refreshAnswerable(card, approval, me) {
   const slot = card.querySelector('.answerable-slot');
-  if (slot instanceof HTMLElement) replace(slot, answerableBy(approval));
+  if (slot instanceof HTMLElement) replace(slot, answerableBy(approval, me));
 }
 
 /**
- * The line, or null when no named decider is involved (only the owner answers).
+ * The line, or null when no named decider is involved (only the owner answers). `me`: who the page is
+ * signed in as; a named decider who may not answer is told so (the server refuses its answer with 403).
  * @param {ApprovalItem} approval
+ * @param {Me} [me]
  */
-export function answerableBy(approval) {
+export function answerableBy(approval, me) {
   const names = approval.answerableBy ?? [];
   const escalation = approval.routing?.escalation ?? null;
   if (names.length === 0 && escalation === null) return null;
+  const notMine =
+    me !== undefined &&
+    me.decider !== 'owner' &&
+    approval.answerableBy !== undefined &&
+    !names.includes(me.decider);
   return h(
     'p',
     { class: 'answerable-by' },
     'Answerable by: ',
     h('strong', {}, names.length === 0 ? 'the owner' : visibleText(names.join(', '))),
     escalation === null ? null : h('span', { class: 'muted route-step' }, routeStep(escalation)),
+    notMine ? h('span', { class: 'not-mine' }, ` · not yours (${visibleText(me.decider)}) to answer`) : null,
   );
 }
 

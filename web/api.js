@@ -177,6 +177,11 @@ export async function pendingApprovals() {
   return { approvals: json?.approvals ?? [], lastSeq: json?.lastSeq ?? 0 };
 }
 
+/** @returns {Promise<{ decider: string, role: string | null }>} who this page is signed in as */
+export function whoAmI() {
+  return call('GET', '/api/session');
+}
+
 /**
  * One approval as the inbox lists it (with who may answer it now).
  * @param {string} approvalId

@@ -106,6 +106,14 @@ async function start() {
   // The older of the two snapshots: events after it are replayed, and replays are harmless.
   state.lastSeq = Math.min(threads.lastSeq, approvals.lastSeq);
   installNotifications(state);
+  // Who this page is: a card it may not answer says so. A page that cannot tell marks nothing.
+  api.whoAmI().then(
+    (me) => {
+      state.me = me;
+      state.changed();
+    },
+    () => undefined,
+  );
   state.subscribe(render);
   window.addEventListener('hashchange', route);
   route();

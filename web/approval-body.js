@@ -35,7 +35,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body question-card' },
         deadlineBadge(approval),
-        answerableSlot(approval),
+        answerableSlot(approval, state.me),
         questionForm(state, approval),
         denyForm(state, approval, {
           ...options,
@@ -48,7 +48,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body plan-card' },
         deadlineBadge(approval),
-        answerableSlot(approval),
+        answerableSlot(approval, state.me),
         planView(approval.input),
         planActions(state, approval, options),
       );
@@ -57,7 +57,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body tool-card' },
         deadlineBadge(approval),
-        answerableSlot(approval),
+        answerableSlot(approval, state.me),
         preview(approval.toolName, approval.input),
         editSection(state, approval),
         approvalActions(state, approval, options),

@@ -91,7 +91,7 @@ export class InboxView {
         this.#cards.set(approval.id, entry);
       }
       replace(entry.context, this.#context(approval));
-      refreshAnswerable(entry.card, approval);
+      refreshAnswerable(entry.card, approval, this.state.me);
       entry.card.classList.toggle('selected', approval.id === this.selectedId);
       entry.card.setAttribute('aria-current', approval.id === this.selectedId ? 'true' : 'false');
       // Keep DOM order equal to the list order without moving cards that are already in place.

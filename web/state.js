@@ -34,6 +34,8 @@ export class State {
   /** @type {Map<string, StoredEvent[]>} */ logs = new Map();
   /** The highest global seq applied: where a reconnect resumes. */
   lastSeq = 0;
+  /** Who this page is signed in as (`GET /api/session`); undefined until known. */
+  /** @type {{ decider: string, role: string | null } | undefined} */ me = undefined;
   /** In a fleet, each host's lease as last polled (a lease that runs out is no event of the log). */
   /** @type {Map<string, HostRecord>} */ hosts = new Map();
   /** @type {Set<() => void>} */ #listeners = new Set();

@@ -79,6 +79,10 @@ describe('roles, scopes and routes over HTTP', () => {
       'nina',
     ]);
 
+    // Who the caller is, for the page to mark what is not its to answer.
+    assert.deepEqual((await api('/api/session', tokens.carol)).json, { decider: 'carol', role: 'approver' });
+    assert.deepEqual((await api('/api/session', server.token)).json, { decider: 'owner', role: null });
+
     // Out of scope, an observer, and a decider the route has not reached yet: 403, saying who may.
     const carol = await api(`/api/approvals/${approvalId}/decision`, tokens.carol, decision);
     assert.equal(carol.status, 403);
