@@ -177,6 +177,21 @@ export async function pendingApprovals() {
   return { approvals: json?.approvals ?? [], lastSeq: json?.lastSeq ?? 0 };
 }
 
+/** @returns {Promise<{ decider: string, role: string | null }>} who this page is signed in as */
+export function whoAmI() {
+  return call('GET', '/api/session');
+}
+
+/**
+ * One approval as the inbox lists it (with who may answer it now).
+ * @param {string} approvalId
+ * @returns {Promise<ApprovalItem | undefined>}
+ */
+export async function approval(approvalId) {
+  const json = await call('GET', `/api/approvals/${encodeURIComponent(approvalId)}`);
+  return json?.approval;
+}
+
 /**
  * @param {string} approvalId
  * @param {Decision} decision

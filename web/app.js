@@ -106,13 +106,26 @@ async function start() {
   // The older of the two snapshots: events after it are replayed, and replays are harmless.
   state.lastSeq = Math.min(threads.lastSeq, approvals.lastSeq);
   installNotifications(state);
+  // Who this page is: a card it may not answer says so. A page that cannot tell marks nothing.
+  api.whoAmI().then(
+    (me) => {
+      state.me = me;
+      state.changed();
+    },
+    () => undefined,
+  );
   state.subscribe(render);
   window.addEventListener('hashchange', route);
   route();
 
   const live = new LiveStream({
     since: () => state.lastSeq,
-    onEvent: (event) => state.apply(event),
+    onEvent: (event) => {
+      state.apply(event);
+      // Who may answer a new or escalated approval is worked out by the server from the deciders' scopes.
+      if (event.type === 'approval.requested' || event.type === 'approval.escalated')
+        refreshApproval(event.data.approvalId);
+    },
     onConnection: connectionIndicator(() => live.retryNow()),
     onSessionEnded: () => showStartError(new api.ApiError(401, 'SESSION_ENDED', 'The browser session ended')),
   });
@@ -130,6 +143,17 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') live.retryNow();
   });
+}
+
+/** @param {string} approvalId */
+function refreshApproval(approvalId) {
+  api.approval(approvalId).then(
+    (item) => {
+      if (item !== undefined && state.approvals.get(approvalId)?.status === 'pending')
+        state.addApproval(item);
+    },
+    () => undefined,
+  );
 }
 
 /** @param {unknown} error */

@@ -3,6 +3,7 @@
 // to approve or send back, or a tool call — its preview, an editor to change it before approving, and
 // the usual answers. The inbox card and the pending call in a thread draw the same body.
 
+import { answerableSlot } from './answerable-by.js';
 import { approvalActions, denyForm } from './approval-actions.js';
 import { deadlineBadge } from './deadline-badge.js';
 import { editSection } from './edit-input.js';
@@ -34,6 +35,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body question-card' },
         deadlineBadge(approval),
+        answerableSlot(approval, state.me),
         questionForm(state, approval),
         denyForm(state, approval, {
           ...options,
@@ -46,6 +48,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body plan-card' },
         deadlineBadge(approval),
+        answerableSlot(approval, state.me),
         planView(approval.input),
         planActions(state, approval, options),
       );
@@ -54,6 +57,7 @@ export function approvalBody(state, approval, options) {
         'div',
         { class: 'approval-body tool-card' },
         deadlineBadge(approval),
+        answerableSlot(approval, state.me),
         preview(approval.toolName, approval.input),
         editSection(state, approval),
         approvalActions(state, approval, options),

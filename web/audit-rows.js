@@ -129,6 +129,9 @@ function what(record) {
 
 /** @param {AuditRecord} record */
 function outcome(record) {
+  // A route's step decides nothing: it says what happened while the approval waited.
+  if (record.kind === 'reminded' || record.kind === 'escalated')
+    return h('span', { class: 'outcome muted' }, record.kind);
   if (record.outcome === null) return '—';
   const words = OUTCOME_WORDS[record.outcome] ?? record.outcome;
   return h(

@@ -3,6 +3,7 @@
 // approval id between renders, so a deny message being typed survives the live updates around it;
 // only the parts that change (run and subagent state) are redrawn.
 
+import { refreshAnswerable } from './answerable-by.js';
 import { answer, offerAnswers } from './approval-actions.js';
 import { approvalBody, approvalKind } from './approval-body.js';
 import { BatchPanel } from './batch-panel.js';
@@ -90,6 +91,7 @@ export class InboxView {
         this.#cards.set(approval.id, entry);
       }
       replace(entry.context, this.#context(approval));
+      refreshAnswerable(entry.card, approval, this.state.me);
       entry.card.classList.toggle('selected', approval.id === this.selectedId);
       entry.card.setAttribute('aria-current', approval.id === this.selectedId ? 'true' : 'false');
       // Keep DOM order equal to the list order without moving cards that are already in place.

@@ -34,6 +34,8 @@ export class State {
   /** @type {Map<string, StoredEvent[]>} */ logs = new Map();
   /** The highest global seq applied: where a reconnect resumes. */
   lastSeq = 0;
+  /** Who this page is signed in as (`GET /api/session`); undefined until known. */
+  /** @type {{ decider: string, role: string | null } | undefined} */ me = undefined;
   /** In a fleet, each host's lease as last polled (a lease that runs out is no event of the log). */
   /** @type {Map<string, HostRecord>} */ hosts = new Map();
   /** @type {Set<() => void>} */ #listeners = new Set();
@@ -282,6 +284,7 @@ export class State {
           decisionReason: event.data.decisionReason ?? null,
           alwaysAllowRules: Array.isArray(event.data.alwaysAllowRules) ? event.data.alwaysAllowRules : [],
           deadline: event.data.deadline ?? null,
+          routing: event.data.routing ?? null,
           status: 'pending',
           reason: null,
           createdAt: at,
@@ -301,6 +304,21 @@ export class State {
       case 'approval.expired':
         this.#settle(event.data.approvalId, 'expired', event.data.reason ?? null);
         break;
+      case 'approval.escalated': {
+        // Who may answer is the server's to say: the page fetches it again (app.js); the step shows now.
+        const approval = this.approvals.get(event.data.approvalId);
+        const escalation = approval?.routing?.escalation;
+        if (approval !== undefined && escalation != null)
+          this.addApproval({
+            ...approval,
+            routing: {
+              ...approval.routing,
+              risks: approval.routing?.risks ?? [],
+              escalation: { ...escalation, escalatedAt: at },
+            },
+          });
+        break;
+      }
       default:
         // Messages and tool results only matter to the timeline; unknown types are ignored.
         break;

@@ -23,12 +23,12 @@
 /** @typedef {Known<import('../src/store/records.js').ThreadRecord, 'title' | 'rules' | 'sessionId' | 'generation' | 'cliProcess'>} ThreadRecord */
 /** @typedef {Known<import('../src/store/records.js').RunRecord, 'origin' | 'userMessageId' | 'generation' | 'result' | 'startedAt'>} RunRecord */
 /** @typedef {Known<import('../src/store/records.js').SubagentRecord, 'taskType' | 'reason' | 'generation'>} SubagentRecord */
-/** @typedef {Known<import('../src/store/records.js').ApprovalRecord, 'requestId' | 'suggestions' | 'generation' | 'decision' | 'settledAt'>} ApprovalRecord */
+/** @typedef {Known<import('../src/store/records.js').ApprovalRecord, 'requestId' | 'suggestions' | 'generation' | 'decision' | 'settledAt' | 'routing'>} ApprovalRecord */
 
 /** @typedef {import('../src/server/api-schema.js').ThreadListItem} ServerThreadListItem */
 /** @typedef {import('../src/server/api-schema.js').ApprovalItem} ServerApprovalItem */
 /** @typedef {ThreadRecord & Partial<Pick<ServerThreadListItem, 'pendingApprovals' | 'busy' | 'host'>>} ThreadListItem */
-/** @typedef {ApprovalRecord & Partial<Pick<ServerApprovalItem, 'subagentDescription' | 'cwd' | 'threadTitle' | 'host'>>} ApprovalItem */
+/** @typedef {ApprovalRecord & Partial<Pick<ServerApprovalItem, 'subagentDescription' | 'cwd' | 'threadTitle' | 'host' | 'answerableBy'>>} ApprovalItem */
 /** @typedef {Omit<import('../src/server/api-schema.js').ThreadDetailResponse, 'timeline' | 'lastSeq'>} ThreadView */
 /** @typedef {import('../src/server/api-schema.js').DecisionRequest} Decision */
 /** @typedef {import('../src/supervisor/approvals/batch-left-out.js').BatchLeftOut} BatchLeftOut */

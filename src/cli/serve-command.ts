@@ -42,6 +42,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
       sandbox,
       ...(command.detachedIdleMs === undefined ? {} : { detachedIdleMs: command.detachedIdleMs }),
+      ...(command.routes === undefined ? {} : { routes: command.routes }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)

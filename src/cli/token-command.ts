@@ -5,6 +5,7 @@
 import { DeciderTokens, type DeciderInfo } from '../server/deciders.js';
 import { loginLink } from '../server/server.js';
 import { readToken } from '../server/token.js';
+import { describeScope } from '../supervisor/index.js';
 import type { CommandOf } from './args/index.js';
 import { ServerClient } from './client/server-client.js';
 import { defaultDataDir } from './data-dir.js';
@@ -19,18 +20,19 @@ export async function tokenCommand(command: CommandOf<'token'>): Promise<number>
   const name = command.decider ?? '';
   switch (command.action) {
     case 'create': {
+      const scopeAndRole = {
+        ...(command.role === undefined ? {} : { role: command.role }),
+        ...(command.scope === undefined ? {} : { scope: command.scope }),
+      };
       const made =
         client === undefined
           ? {
-              ...new DeciderTokens(dataDir).create(
-                name,
-                command.role === undefined ? {} : { role: command.role },
-              ),
+              ...new DeciderTokens(dataDir).create(name, scopeAndRole),
               loginLink: undefined,
             }
           : await client.post<{ decider: DeciderInfo; token: string; loginLink: string }>(
               '/api/tokens',
-              { name, ...(command.role === undefined ? {} : { role: command.role }) },
+              { name, ...scopeAndRole },
               TIMEOUT,
             );
       process.stdout.write(`${made.token}\n`);
@@ -52,7 +54,7 @@ export async function tokenCommand(command: CommandOf<'token'>): Promise<number>
       else if (deciders.length === 0) process.stdout.write('No named deciders (only the owner).\n');
       else
         process.stdout.write(
-          `${['NAME\tROLE\tCREATED\tLAST USED\tREVOKED', ...deciders.map((d) => [d.name, d.role, d.createdAt, d.lastUsedAt ?? '-', d.revokedAt ?? '-'].join('\t'))].join('\n')}\n`,
+          `${['NAME\tROLE\tSCOPE\tCREATED\tLAST USED\tREVOKED', ...deciders.map((d) => [d.name, d.role, describeScope(d.scope ?? {}), d.createdAt, d.lastUsedAt ?? '-', d.revokedAt ?? '-'].join('\t'))].join('\n')}\n`,
         );
       return 0;
     }

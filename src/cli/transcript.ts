@@ -197,6 +197,15 @@ export class Transcript {
         const what = event.type === 'approval.cancelled' ? 'cancelled' : 'expired';
         return this.#line(agent, s.dim(`  – ${what} (${safe(event.data.reason)})`));
       }
+      case 'approval.reminded':
+      case 'approval.escalated': {
+        const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
+        const step =
+          event.type === 'approval.reminded'
+            ? 'still unanswered: reminded'
+            : `still unanswered: escalated to ${event.data.to.map((name) => safe(name)).join(', ')}`;
+        return this.#line(agent, s.dim(`  … ${step} (route ${safe(event.data.route)})`));
+      }
       case 'permission.decided':
         return this.#line(
           event.data.subagentId,

@@ -265,6 +265,11 @@ export type ApprovalItem = ApprovalRecord & {
    * decision is then refused with a 409 and nothing recorded, until the host is back or the thread adopted).
    */
   host: ThreadHost | null;
+  /**
+   * The named deciders who may answer it now, by their scopes and its route's escalation (answerers.ts);
+   * the owner always may and is not listed. Empty: the owner only.
+   */
+  answerableBy: string[];
 };
 
 export interface ApprovalListResponse {

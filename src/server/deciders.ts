@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../protocol/errors.js';
+import { validateScope, type ApprovalScope } from '../supervisor/index.js';
 
 export const DECIDERS_FILE = 'deciders.json';
 /** The holder of the server token. */
@@ -26,16 +27,25 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * managing tokens, as the owner — starting a thread or changing a mode runs code as surely as allowing a
  * command does. `hook`: report-only, for `warden hook run` in the settings of Claude Code sessions Warden
  * did not start: it reports their hook events and waits for the answers to the approvals it raised; it
- * reads nothing, decides nothing and starts nothing (server/roles.ts).
+ * reads nothing, decides nothing and starts nothing (server/roles.ts). `observer`: sees everything an
+ * operator sees, decides nothing and changes nothing (an auditor, a lead looking on).
+ *
+ * An approver's or operator's `scope` (approvals/scope.ts) says which approvals it answers: the others are
+ * not offered to it (a 403, no notification) unless a route escalates them to it (answerers.ts).
  */
-export const DECIDER_ROLES = ['approver', 'operator', 'hook'] as const;
+export const DECIDER_ROLES = ['approver', 'operator', 'observer', 'hook'] as const;
 export type DeciderRole = (typeof DECIDER_ROLES)[number];
 /** Entries written before roles existed could do everything an operator can: they keep it. */
 const ROLE_OF_OLDER_ENTRIES: DeciderRole = 'operator';
 
+/** The roles that answer approvals. */
+export const DECIDING_ROLES: readonly DeciderRole[] = ['approver', 'operator'];
+
 export interface DeciderInfo {
   name: string;
   role: DeciderRole;
+  /** The approvals it answers; `{}`: all of them. */
+  scope: ApprovalScope;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -83,15 +93,21 @@ export class DeciderTokens {
 
   /**
    * A new decider (or a new token for a revoked one); the token is returned here and never again. Its
-   * role is `approver` unless `role` says otherwise.
+   * role is `approver` unless `role` says otherwise; its scope everything unless `scope` narrows it.
    */
   create(
     name: unknown,
-    { role = 'approver', now = new Date() }: { role?: unknown; now?: Date } = {},
+    { role = 'approver', scope, now = new Date() }: { role?: unknown; scope?: unknown; now?: Date } = {},
   ): { token: string; decider: DeciderInfo } {
     const valid = validateDeciderName(name);
     if (!(DECIDER_ROLES as readonly unknown[]).includes(role))
       throw new ValidationError(`role must be one of ${DECIDER_ROLES.join(', ')}`, 'role');
+    const checkedScope = validateScope(scope);
+    if (Object.keys(checkedScope).length > 0 && !DECIDING_ROLES.includes(role as DeciderRole))
+      throw new ValidationError(
+        `a scope says what a decider answers; role ${String(role)} answers nothing`,
+        'scope',
+      );
     this.#reloadIfChanged();
     const existing = this.#deciders.get(valid);
     if (existing !== undefined && existing.revokedAt === null)
@@ -100,6 +116,7 @@ export class DeciderTokens {
     const decider: StoredDecider = {
       name: valid,
       role: role as DeciderRole,
+      scope: checkedScope,
       createdAt: now.toISOString(),
       lastUsedAt: null,
       revokedAt: null,
@@ -141,6 +158,14 @@ export class DeciderTokens {
     this.#reloadIfChanged();
     const decider = this.#deciders.get(name);
     return decider === undefined || decider.revokedAt !== null ? undefined : decider.role;
+  }
+
+  /** The live deciders that answer approvals, with their scopes. */
+  deciding(): { name: string; scope: ApprovalScope }[] {
+    this.#reloadIfChanged();
+    return [...this.#deciders.values()]
+      .filter((d) => d.revokedAt === null && DECIDING_ROLES.includes(d.role))
+      .map(({ name, scope }) => ({ name, scope }));
   }
 
   /** Whether `name` may act now: the owner always, a named decider until revoked. */
@@ -226,9 +251,17 @@ function parseFile(path: string): Map<string, StoredDecider> {
       throw new StoreError(`${path} holds a malformed decider entry`);
     if (item.role !== undefined && !(DECIDER_ROLES as readonly unknown[]).includes(item.role))
       throw new StoreError(`${path} holds a decider with an unknown role`);
+    let scope: ApprovalScope;
+    try {
+      scope = validateScope(item.scope);
+    } catch (error) {
+      throw new StoreError(`${path} holds a decider with a malformed scope`, { cause: error });
+    }
     deciders.set(item.name, {
       name: item.name,
       role: item.role ?? ROLE_OF_OLDER_ENTRIES,
+      // Entries written before scopes existed answer everything, as they did.
+      scope,
       tokenSha256: item.tokenSha256,
       createdAt: item.createdAt,
       lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
@@ -238,8 +271,8 @@ function parseFile(path: string): Map<string, StoredDecider> {
   return deciders;
 }
 
-function publicInfo({ name, role, createdAt, lastUsedAt, revokedAt }: StoredDecider): DeciderInfo {
-  return { name, role, createdAt, lastUsedAt, revokedAt };
+function publicInfo({ name, role, scope, createdAt, lastUsedAt, revokedAt }: StoredDecider): DeciderInfo {
+  return { name, role, scope, createdAt, lastUsedAt, revokedAt };
 }
 
 function sha256(text: string): string {

@@ -2,7 +2,8 @@
 // reads; it cannot start or steer an agent: no new thread, no message, no mode, rule, deadline or policy
 // change — each of those runs code as surely as allowing a command does. The list below says what an
 // approver may change; everything else that is not a read is refused, so a route added later is closed
-// to approvers until it is listed here.
+// to approvers until it is listed here. An `observer` reads everything and changes nothing but its own
+// sign-out: it answers no approval and stops nothing.
 import type { DecisionRequest } from './api-schema.js';
 import type { DeciderRole } from './deciders.js';
 import { ApiError } from './http-error.js';
@@ -32,6 +33,14 @@ export function checkRole(role: DeciderRole | undefined, method: string, path: s
       403,
       'FORBIDDEN',
       `A report-only token (role hook) reports hook events; it may not ${method} ${path}`,
+    );
+  }
+  if (role === 'observer') {
+    if (READS.has(method) || (method === 'DELETE' && path === '/api/session')) return;
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      `An observer token (role observer) sees everything and decides nothing; it may not ${method} ${path}`,
     );
   }
   if (role !== 'approver' || READS.has(method)) return;

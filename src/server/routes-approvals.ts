@@ -1,41 +1,61 @@
-// The approval routes: the inbox (filtered by status and thread), the rule a card offers, and the decision. A decision on an
-// approval that is no longer pending is a 409 (the supervisor's ConflictError): two browser tabs, or a
-// tab and the terminal, cannot both answer the same request.
+// The approval routes: the inbox (filtered by status and thread), one approval, the rule a card offers,
+// and the decision. A decision on an approval that is no longer pending is a 409 (the supervisor's
+// ConflictError): two browser tabs, or a tab and the terminal, cannot both answer the same request. A named
+// decider answers only the approvals offered to it (answerers.ts): any other is a 403 that says who may
+// answer it.
 import { Hono } from 'hono';
 
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
+import { checkMayAnswer } from './answerers.js';
 import { definedOnly, parseOrThrow, readJsonBody } from './body.js';
 import { callerOf, decidedByOf } from './caller.js';
+import type { DeciderTokens } from './deciders.js';
 import { checkApproverDecision } from './roles.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
 
-export function approvalRoutes({ supervisor }: RouteDeps): Hono {
+export interface ApprovalRouteDeps extends RouteDeps {
+  deciders: DeciderTokens;
+}
+
+export function approvalRoutes({ supervisor, deciders }: ApprovalRouteDeps): Hono {
   const app = new Hono();
 
   app.get('/', (c) => {
     const { status, threadId } = parseOrThrow(ApprovalsQuery, c.req.query());
     const lastSeq = supervisor.lastSeq();
     const body: ApprovalListResponse = {
-      approvals: approvalItems(supervisor, {
-        ...(status === undefined ? {} : { status }),
-        ...(threadId === undefined ? {} : { threadId }),
-      }),
+      approvals: approvalItems(
+        supervisor,
+        {
+          ...(status === undefined ? {} : { status }),
+          ...(threadId === undefined ? {} : { threadId }),
+        },
+        deciders,
+      ),
       lastSeq,
     };
     return c.json(body);
   });
 
+  app.get('/:id', (c) => {
+    const [approval] = approvalItems(supervisor, { id: c.req.param('id') }, deciders);
+    return c.json({ approval });
+  });
+
   // The rule its card offers (Supervisor.suggestRule), or null. Saving one is policy authoring: a
-  // decide-only token is offered none.
+  // decide-only or observer token is offered none.
   app.get('/:id/suggestion', (c) => {
-    if (callerOf(c.req.raw).role === 'approver') return c.json({ suggestion: null });
+    const { role } = callerOf(c.req.raw);
+    if (role === 'approver' || role === 'observer') return c.json({ suggestion: null });
     return c.json({ suggestion: supervisor.suggestRule(c.req.param('id')) });
   });
 
   app.post('/:id/decision', async (c) => {
     const { via, ...decision } = await readJsonBody(c.req.raw, DecisionRequest);
-    checkApproverDecision(callerOf(c.req.raw).role, decision);
+    const caller = callerOf(c.req.raw);
+    checkApproverDecision(caller.role, decision);
+    checkAnswerable(supervisor, deciders, caller.decider, c.req.param('id'));
     const approval = await supervisor.decide(c.req.param('id'), {
       ...definedOnly(decision),
       behavior: decision.behavior,
@@ -45,4 +65,15 @@ export function approvalRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   return app;
+}
+
+/** A 403 unless `caller` may answer the approval (a 404 when there is none, from the supervisor). */
+export function checkAnswerable(
+  supervisor: RouteDeps['supervisor'],
+  deciders: DeciderTokens,
+  caller: string,
+  approvalId: string,
+): void {
+  const approval = supervisor.getApproval(approvalId);
+  checkMayAnswer(deciders, caller, approval, supervisor.getThread(approval.threadId).thread.cwd);
 }

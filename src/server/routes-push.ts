@@ -5,6 +5,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 
 import { readJsonBody } from './body.js';
+import { callerOf } from './caller.js';
+import { OWNER } from './deciders.js';
 import { ApiError } from './http-error.js';
 import type { PushChannel } from './notify/push-channel.js';
 import { PUSH_SHOW, type PushSubscriptions, type StoredSubscription } from './notify/push-subscriptions.js';
@@ -31,7 +33,10 @@ export function pushRoutes(deps: PushRouteDeps): Hono {
   app.get('/subscriptions', (c) => c.json({ subscriptions: deps.subscriptions.list().map(describe) }));
   app.post('/subscriptions', async (c) => {
     const { subscription, show } = await readJsonBody(c.req.raw, SubscribeRequest);
+    // The device is told of what its decider may answer (approval-feed.ts).
+    const { decider } = callerOf(c.req.raw);
     const stored = deps.subscriptions.add({
+      ...(decider === OWNER ? {} : { decider }),
       endpoint: subscription.endpoint,
       keys: subscription.keys,
       ...(show === undefined ? {} : { show }),
@@ -54,5 +59,6 @@ function describe(subscription: StoredSubscription) {
     service: new URL(subscription.endpoint).origin,
     show: subscription.show,
     createdAt: subscription.createdAt,
+    decider: subscription.decider ?? OWNER,
   };
 }

@@ -1,11 +1,12 @@
 // Sessions over HTTP: `POST /login` trades a login ticket for the session cookie (the login page calls
-// it); `DELETE /api/session` ends the caller's own session (logout); `DELETE /api/sessions` ends every
+// it); `GET /api/session` says who the caller is (the page marks what is not its to answer);
+// `DELETE /api/session` ends the caller's own session (logout); `DELETE /api/sessions` ends every
 // browser session (the owner's to do: a named decider ends only its own). The API token is never a cookie: the cookie carries only the session's secret.
 import { Hono } from 'hono';
 import { z } from 'zod';
 
 import { readJsonBody } from './body.js';
-import { requireOwner } from './caller.js';
+import { callerOf, requireOwner } from './caller.js';
 import { ApiError } from './http-error.js';
 import type { HeaderReader, RequestGuard } from './request-guard.js';
 import type { SessionRegistry } from './sessions.js';
@@ -47,6 +48,10 @@ export function loginRoute(deps: SessionRouteDeps): Hono {
 /** `/api/session` and `/api/sessions`, behind the /api guard. */
 export function sessionRoutes(deps: SessionRouteDeps): Hono {
   const app = new Hono();
+  app.get('/session', (c) => {
+    const { decider, role } = callerOf(c.req.raw);
+    return c.json({ decider, role: role ?? null });
+  });
   app.delete('/session', (c) => {
     const session = deps.guard.sessionOf(headerOf(c));
     if (session !== undefined) deps.sessions.revoke(session.key);

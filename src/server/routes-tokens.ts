@@ -1,5 +1,5 @@
 // Decider tokens over HTTP, for the owner only (the server token or the owner's browser session):
-// `GET /api/tokens` lists them (never the tokens), `POST /api/tokens {name}` makes one and answers the
+// `GET /api/tokens` lists them (never the tokens), `POST /api/tokens {name, role?, scope?}` makes one and answers the
 // token — once — with a login link for that decider, `DELETE /api/tokens/:name` revokes it: its sessions
 // end and its WebSockets close (4001) before the answer is sent.
 import { Hono } from 'hono';
@@ -9,7 +9,12 @@ import { readJsonBody } from './body.js';
 import { requireOwner } from './caller.js';
 import type { DeciderTokens } from './deciders.js';
 
-const CreateBody = z.strictObject({ name: z.string().max(64), role: z.string().max(32).optional() });
+const CreateBody = z.strictObject({
+  name: z.string().max(64),
+  role: z.string().max(32).optional(),
+  /** The approvals it answers (supervisor/approvals/scope.ts), checked by the deciders file. */
+  scope: z.unknown().optional(),
+});
 
 export interface TokenRouteDeps {
   deciders: DeciderTokens;
@@ -28,8 +33,11 @@ export function tokenRoutes({ deciders, loginLinkFor }: TokenRouteDeps): Hono {
   app.get('/', (c) => c.json({ deciders: deciders.list() }));
 
   app.post('/', async (c) => {
-    const { name, role } = await readJsonBody(c.req.raw, CreateBody);
-    const { token, decider } = deciders.create(name, role === undefined ? {} : { role });
+    const { name, role, scope } = await readJsonBody(c.req.raw, CreateBody);
+    const { token, decider } = deciders.create(name, {
+      ...(role === undefined ? {} : { role }),
+      ...(scope === undefined ? {} : { scope }),
+    });
     return c.json({ decider, token, loginLink: loginLinkFor(decider.name) }, 201);
   });
 

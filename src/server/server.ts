@@ -19,6 +19,7 @@ import { PushSubscriptions } from './notify/push-subscriptions.js';
 import { loadOrCreateVapidKeys } from './notify/vapid-keys.js';
 import { WebhookChannel } from './notify/webhook-channel.js';
 import { loadOrCreateWebhookSecret } from './notify/webhook-secret.js';
+import { answerersOf } from './answerers.js';
 import { DeciderTokens } from './deciders.js';
 import { RequestGuard } from './request-guard.js';
 import { SessionRegistry } from './sessions.js';
@@ -186,7 +187,12 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
       }),
     );
   if (push !== undefined) channels.push(push.channel);
-  const feed = links === undefined ? undefined : new ApprovalFeed({ supervisor, links, channels, onError });
+  const answerers = (approvalId: string): string[] => {
+    const approval = supervisor.getApproval(approvalId);
+    return answerersOf(deciders, approval, supervisor.getThread(approval.threadId).thread.cwd);
+  };
+  const feed =
+    links === undefined ? undefined : new ApprovalFeed({ supervisor, links, channels, onError, answerers });
 
   let closing: Promise<void> | undefined;
   return {

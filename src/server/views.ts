@@ -3,6 +3,8 @@
 import { buildTimeline, type Supervisor } from '../supervisor/index.js';
 import type { ApprovalRecord, ApprovalStatus } from '../store/records.js';
 import type { ApprovalItem, ThreadDetailResponse, ThreadListItem } from './api-schema.js';
+import { answerersOf } from './answerers.js';
+import type { DeciderTokens } from './deciders.js';
 import { readThreadEvents } from './event-reader.js';
 
 /**
@@ -36,11 +38,13 @@ export function threadDetail(supervisor: Supervisor, threadId: string): ThreadDe
   return { ...view, timeline: buildTimeline(events), host, lastSeq: events.at(-1)?.seq ?? 0 };
 }
 
+/** With no `deciders` (a reader without a server), none is listed as answering. */
 export function approvalItems(
   supervisor: Supervisor,
-  filter: { status?: ApprovalStatus; threadId?: string },
+  filter: { status?: ApprovalStatus; threadId?: string } | { id: string },
+  deciders?: DeciderTokens,
 ): ApprovalItem[] {
-  const approvals = supervisor.listApprovals(filter);
+  const approvals = 'id' in filter ? [supervisor.getApproval(filter.id)] : supervisor.listApprovals(filter);
   const hosts = supervisor.threadHosts(new Set(approvals.map((approval) => approval.threadId)));
   const threads = new Map<
     string,
@@ -63,6 +67,7 @@ export function approvalItems(
     const { cwd, title, descriptions } = context(approval);
     const description = approval.subagentId === null ? null : (descriptions.get(approval.subagentId) ?? null);
     const host = hosts.get(approval.threadId) ?? null;
-    return { ...approval, subagentDescription: description, cwd, threadTitle: title, host };
+    const answerableBy = deciders === undefined ? [] : answerersOf(deciders, approval, cwd);
+    return { ...approval, subagentDescription: description, cwd, threadTitle: title, host, answerableBy };
   });
 }

@@ -132,6 +132,20 @@ export function auditDraftOf(
       reason: event.data.reason,
     };
   }
+  if (event.type === 'approval.reminded' || event.type === 'approval.escalated') {
+    // A step of the approval's route: who may answer changed or was told again; nothing was decided.
+    const reason =
+      event.type === 'approval.reminded'
+        ? `route ${event.data.route}: reminded, still unanswered`
+        : `route ${event.data.route}: escalated to ${event.data.to.join(', ')}`;
+    return {
+      ...approvalPart(approval, base),
+      kind: event.type === 'approval.reminded' ? 'reminded' : 'escalated',
+      inputSha256: inputDigest(approval.input),
+      decidedBy: HOST,
+      reason,
+    };
+  }
   return undefined;
 }
 

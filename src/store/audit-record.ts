@@ -13,7 +13,8 @@ import type { DecidedBy, DecisionGrant } from './records.js';
 export const AUDIT_FORMAT_VERSION = 2;
 export type AuditFormatVersion = 1 | typeof AUDIT_FORMAT_VERSION;
 
-export type AuditKind = 'genesis' | 'decision' | 'cancelled' | 'expired';
+/** `reminded` and `escalated`: a route's steps while an approval waited (approvals/routes.ts). */
+export type AuditKind = 'genesis' | 'decision' | 'cancelled' | 'expired' | 'reminded' | 'escalated';
 export type AuditOutcome = 'allow' | 'allow_always' | 'deny' | 'cancelled' | 'expired';
 export const AUDIT_OUTCOMES = [
   'allow',
@@ -80,6 +81,8 @@ export const AUDITED_EVENT_TYPES: readonly string[] = [
   'approval.decided',
   'approval.cancelled',
   'approval.expired',
+  'approval.reminded',
+  'approval.escalated',
 ];
 
 /** What the log says the trail must hold: its audited events, in order, and its last event. */

@@ -3,6 +3,7 @@
 // any view, and the conversation, from the log alone.
 import type {
   ApprovalDeadline,
+  ApprovalRouting,
   ApprovalDecision,
   ApprovalRecord,
   GrantScope,
@@ -247,7 +248,13 @@ export interface EventDataMap {
   > & {
       /** Absent in events written before deadlines existed. */
       deadline?: ApprovalDeadline | null;
+      /** Absent in events written before routing existed. */
+      routing?: ApprovalRouting | null;
     };
+  /** Its route's reminder time passed with the approval unanswered: those who may answer are reminded. */
+  'approval.reminded': { approvalId: string; route: string };
+  /** Its route's escalation time passed unanswered: `to` may answer it too, and are told. */
+  'approval.escalated': { approvalId: string; route: string; to: string[] };
   'approval.decided': { approvalId: string } & ApprovalDecision;
   'approval.cancelled': { approvalId: string; reason: string };
   'approval.expired': { approvalId: string; reason: string };
@@ -311,4 +318,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   'approval.decided',
   'approval.cancelled',
   'approval.expired',
+  'approval.reminded',
+  'approval.escalated',
 ];

@@ -147,6 +147,11 @@ export const MIGRATIONS: readonly Migration[] = [
       'the kind of each thread: run by Warden, or an external CLI session adopted through its hooks',
     sql: `ALTER TABLE threads ADD COLUMN kind TEXT NOT NULL DEFAULT 'warden';`,
   },
+  {
+    version: 8,
+    description: "each approval's routing: its risks and its route's escalation, with the steps taken",
+    sql: `ALTER TABLE approvals ADD COLUMN routing TEXT;`,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

@@ -207,8 +207,8 @@ export class Projector {
           throw new ConflictError(`Approval ${d.approvalId} already exists`);
         this.#run(
           `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
-             suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+             suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, routing, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
           d.approvalId,
           threadId,
           d.runId,
@@ -224,10 +224,15 @@ export class Projector {
           d.decisionReason,
           d.generation,
           json(d.deadline),
+          json(d.routing),
           at,
         );
         return;
       }
+      case 'approval.reminded':
+        return this.#routeStep(event.data.approvalId, '$.escalation.remindedAt', at);
+      case 'approval.escalated':
+        return this.#routeStep(event.data.approvalId, '$.escalation.escalatedAt', at);
       case 'approval.decided': {
         const { approvalId, ...decision } = event.data;
         const status = decision.behavior === 'deny' ? 'denied' : 'allowed';
@@ -266,6 +271,19 @@ export class Projector {
   }
 
   /** Compare-and-set: only a pending approval can be settled, once. */
+  /** A route's step: only a pending approval with an escalation takes one. */
+  #routeStep(approvalId: string, path: string, at: string): void {
+    const changed = this.#run(
+      `UPDATE approvals SET routing = json_set(routing, ?, ?)
+       WHERE id = ? AND status = 'pending' AND json_type(routing, '$.escalation') = 'object'`,
+      path,
+      at,
+      approvalId,
+    );
+    if (changed === 0)
+      throw new ConflictError(`Approval ${approvalId} is not pending with a route to escalate`);
+  }
+
   #settle(approvalId: string, set: string, ...values: unknown[]): void {
     this.#transition('approvals', 'approval', approvalId, "status = 'pending'", set, ...values);
   }

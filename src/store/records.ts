@@ -71,6 +71,36 @@ export interface ApprovalDeadline {
   rule: string | null;
 }
 
+/**
+ * What makes a call risky for routing (approvals/scope.ts): it writes a protected or sensitive file
+ * (`protected`), reaches the network (`network`), or is a shell command at all (`bash`).
+ */
+export type ApprovalRisk = 'protected' | 'network' | 'bash';
+
+/**
+ * How an approval is routed, worked out when it is made: its risks (what a decider's scope may name), and
+ * the escalation of the route that covers it, if one does (approvals/routes.ts). Times are absolute, so a
+ * host that was down when one passed takes the step at open.
+ */
+export interface ApprovalRouting {
+  risks: ApprovalRisk[];
+  escalation: ApprovalEscalation | null;
+}
+
+export interface ApprovalEscalation {
+  /** The route's name. */
+  route: string;
+  /** When the deciders it was offered to are reminded (null: no reminder). */
+  remindAt: string | null;
+  /** When `to` may answer it too, and are told. */
+  escalateAt: string;
+  /** The deciders added to those who may answer. */
+  to: string[];
+  /** When each step was taken (null: not yet). */
+  remindedAt: string | null;
+  escalatedAt: string | null;
+}
+
 /** Allow and deny patterns such as `Bash(git status:*)` or `Read(/etc/*)`; deny wins. */
 export interface ThreadRules {
   allow: string[];
@@ -262,6 +292,8 @@ export interface ApprovalRecord {
   generation: number;
   /** Answered by itself at this time, unless someone answers first (null: it waits as long as it takes). */
   deadline: ApprovalDeadline | null;
+  /** Its risks and escalation (null on approvals recorded before routing existed). */
+  routing: ApprovalRouting | null;
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   /** Why it was cancelled or expired. */

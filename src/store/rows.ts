@@ -3,6 +3,7 @@
 import type { StoredEvent } from './event-types.js';
 import type {
   ApprovalDeadline,
+  ApprovalRouting,
   ApprovalDecision,
   ApprovalRecord,
   GrantedRule,
@@ -110,6 +111,8 @@ export function approvalFromRow(row: Row): ApprovalRecord {
     suggestions: parsed<unknown[]>(row.suggestions) ?? [],
     alwaysAllowRules: parsed<string[]>(row.always_allow_rules) ?? [],
     deadline: parsed<ApprovalDeadline>(row.deadline),
+    // Absent before the column existed (a read-only reader of an older database).
+    routing: parsed<ApprovalRouting>(row.routing),
     blockedPath: strOrNull(row.blocked_path),
     decisionReason: strOrNull(row.decision_reason),
     generation: Number(row.generation),

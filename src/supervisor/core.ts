@@ -1,6 +1,8 @@
 // What every part of the supervisor shares: the store, the committed-event hook (answers waiting
 // approvals, wakes event iterators), ids, warnings, whether it is closed, and the rule that a change is
 // acknowledged only once it is on disk. One instance per Supervisor.
+import type { ApprovalRoute } from './approvals/routes.js';
+import type { RouteTimers } from './approvals/route-timers.js';
 import type { SessionStore } from '../session/session-store.js';
 import { randomUUID } from 'node:crypto';
 
@@ -33,6 +35,10 @@ export interface CoreOptions {
   readonly sessionStore?: SessionStore | undefined;
   /** Whether the CLIs run in their sandbox, and whether it holds (sandbox-state.ts). */
   readonly sandbox: SandboxState;
+  /** What happens to approvals nobody answers (approvals/routes.ts). */
+  readonly routes: readonly ApprovalRoute[];
+  /** The clock routes are timed by (route-timers.ts). */
+  readonly routeClock: RouteTimers;
 }
 
 export class SupervisorCore {

@@ -28,12 +28,26 @@ export {
   type PolicyVerdict,
 } from '../policy/policy.js';
 export { compileRule, ruleMatches, type CompiledRule } from '../policy/rules.js';
+export {
+  APPROVAL_RISKS,
+  describeScope,
+  risksOf,
+  scopeCovers,
+  validateScope,
+  type ApprovalScope,
+  type ScopeTarget,
+} from './approvals/scope.js';
+export { validateRoutes, type ApprovalRoute } from './approvals/routes.js';
+export type { RouteTimers } from './approvals/route-timers.js';
 export type { RecoverySummary } from './durable/closeout.js';
 export type { Recovered } from './durable/host-restart.js';
 export type { LeftRunning } from './durable/detached-idle.js';
 export type {
   ApprovalDecision,
+  ApprovalEscalation,
   ApprovalRecord,
+  ApprovalRisk,
+  ApprovalRouting,
   ApprovalStatus,
   DecisionBehavior,
   RunRecord,

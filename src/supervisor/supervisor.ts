@@ -2,6 +2,9 @@
 // event log and projections in SQLite (or a fleet's PostgreSQL). The public surface is here, and only
 // that: runtime/ runs the threads (one live CLI each) and their commands, approvals/ decides, durable/
 // recovers what an earlier host left and lets go at close, fleet/ shares the threads between hosts.
+import { Escalations } from './approvals/escalations.js';
+import { REAL_ROUTE_TIMERS } from './approvals/route-timers.js';
+import { validateRoutes } from './approvals/routes.js';
 import { SandboxUnavailableError, StoreError } from '../protocol/errors.js';
 import { query as sdkQuery } from '../session/query.js';
 import { verifyAuditRows, type AuditRow, type VerifyResult } from '../store/audit-chain.js';
@@ -112,12 +115,18 @@ export class Supervisor {
           // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
           sessionStore: store.hosts()?.transcriptStore(),
           sandbox,
+          routes: validateRoutes(options.routes),
+          routeClock: options.routeClock ?? REAL_ROUTE_TIMERS,
         });
         const { enforced, reason } = sandbox.status;
         if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));
         const supervisor = new Supervisor(core, restart, fleet);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
         supervisor.#decider.restoreDeadlines(
+          store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
+        );
+        // A route's step whose time passed while no host ran is taken now.
+        supervisor.#escalations.restore(
           store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
         );
         // An external session's approval waits a while for its hook to ask again, then is closed out.
@@ -137,6 +146,9 @@ export class Supervisor {
   /** Commands for threads another host runs, and those other hosts ask this one to run (fleet only). */
   readonly #remote: RemoteCommands | undefined;
 
+  /** The steps of the routes of pending approvals: reminders and escalations (approvals/escalations.ts). */
+  readonly #escalations: Escalations;
+
   private constructor(core: SupervisorCore, restart: HostRestart, fleet: FleetMembership | undefined) {
     this.#core = core;
     this.#fleet = fleet;
@@ -149,7 +161,9 @@ export class Supervisor {
     this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote);
     this.#external = new ExternalSessions(core);
     this.recovered = restart.recovered;
+    this.#escalations = new Escalations(core);
     core.committedListeners.push((events) => this.#decider.onCommitted(events));
+    core.committedListeners.push((events) => this.#escalations.onCommitted(events));
     core.committedListeners.push((events) => this.#remote?.onCommitted(events));
     core.committedListeners.push((events) => this.#threads.noteActivity(events));
     this.reattached = reattach(core, this.#threads, restart.attachable);
@@ -346,6 +360,7 @@ export class Supervisor {
     if (this.#closed === undefined) {
       const stopDeadlines = (): void => {
         this.#decider.stopDeadlines();
+        this.#escalations.clear();
         this.#external.stop();
       };
       this.#closed = shutDown(this.#core, this.#threads.runtimes(), { stopAgents, stopDeadlines });

@@ -1,4 +1,6 @@
 // The supervisor's public types: how it is opened, what callers pass in, what they get back.
+import type { ApprovalRoute } from './approvals/routes.js';
+import type { RouteTimers } from './approvals/route-timers.js';
 import type { WardenError } from '../protocol/errors.js';
 import type { SDKMessage, SDKUserMessage } from '../protocol/messages.js';
 import type { Options } from '../session/options.js';
@@ -101,6 +103,15 @@ export interface SupervisorOptions {
    * removed. close() says what it left running and until when.
    */
   detachedIdleMs?: number;
+  /**
+   * What happens to an approval nobody answers: the first route that covers it reminds those who may
+   * answer after `remindAfterMs`, then lets the deciders of `to` answer too after `escalateAfterMs`, each
+   * step an event and an audit record, kept across restarts (docs/decisions.md, *Roles, routing,
+   * escalation*). Who may answer is the server's to say, from the deciders' scopes.
+   */
+  routes?: ApprovalRoute[];
+  /** The clock the routes' steps wait on (default: real timers); a test passes one it moves by hand. */
+  routeClock?: RouteTimers;
 }
 
 /** What close() did: the detached CLIs it left running (empty when it ended them all). */

@@ -11,17 +11,12 @@ import { describe, it } from 'node:test';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { scenario } from '../../src/testing/index.js';
 import { openDurableScene } from './helpers/durable-host.js';
+import { clockPasses } from './helpers/wall-clock.js';
 import { signal } from './helpers/sdk-session.js';
 import { startServerSession } from './helpers/server-session.js';
 import { allEvents, startSupervisorSession, waitForEvent } from './helpers/supervisor-session.js';
 
 const HOSTNAME = { file_path: '/etc/hostname' };
-
-/** Resolves once the wall clock has passed `at` (an ISO time): what a deadline waits for. */
-async function clockPasses(at: string): Promise<void> {
-  while (Date.now() <= Date.parse(at) + 50)
-    await new Promise((resolve) => setTimeout(resolve, Math.max(20, Date.parse(at) + 60 - Date.now())));
-}
 
 describe('always-allow scopes, real CLI', { timeout: 180_000 }, () => {
   it('a thread rule holds after stop + send and after the host is reopened', async (t) => {

@@ -82,6 +82,7 @@ describe('named deciders', () => {
       'name',
       'revokedAt',
       'role',
+      'scope',
     ]);
     assert.equal(listed.json.deciders[0].role, 'approver', 'a new token is decide-only unless asked');
     assert.ok(!listed.text.includes(made.json.token), 'the list never holds a token');

@@ -196,6 +196,59 @@ describe('warden command line', () => {
     );
   });
 
+  it("takes a decider's role and scope, a route, and a webhook's decider", () => {
+    assert.deepEqual(
+      parseCommand([
+        'token',
+        'create',
+        'alice',
+        '--project',
+        '/srv/app',
+        '--risk',
+        'network',
+        '--risk',
+        'bash',
+      ]),
+      {
+        name: 'token',
+        action: 'create',
+        decider: 'alice',
+        scope: { projects: ['/srv/app'], risks: ['network', 'bash'] },
+      },
+    );
+    assert.deepEqual(parseCommand(['token', 'create', 'ops', '--escalation-only', '--role', 'operator']), {
+      name: 'token',
+      action: 'create',
+      decider: 'ops',
+      role: 'operator',
+      scope: { escalationOnly: true },
+    });
+    assert.match(usageError(['token', 'list', '--tool', 'Bash']).message, /scope flags go with create/);
+    assert.match(usageError(['token', 'create', 'x', '--project', 'rel']).message, /absolute paths/);
+    assert.match(usageError(['token', 'create', 'x', '--risk', 'fire']).message, /--risk must be one of/);
+    const serve = parseCommand([
+      'serve',
+      '--webhook',
+      'https://a.example/',
+      '--webhook-decider',
+      'alice',
+      '--webhook',
+      'https://b.example/',
+      '--route',
+      'name=ops;escalate=10m;to=bob',
+    ]);
+    assert.ok(serve.name === 'serve');
+    assert.deepEqual(serve.webhooks, [
+      { url: 'https://a.example/', format: 'json', decider: 'alice' },
+      { url: 'https://b.example/', format: 'json' },
+    ]);
+    assert.deepEqual(serve.routes, [{ name: 'ops', escalateAfterMs: 600_000, to: ['bob'] }]);
+    assert.match(
+      usageError(['serve', '--webhook-decider', 'alice']).message,
+      /--webhook-decider goes after the --webhook/,
+    );
+  });
+
   it('asks for help and the version before anything else', () => {
     assert.deepEqual(parseCommand(['--help']), { name: 'help' });
     assert.deepEqual(parseCommand(['help']), { name: 'help' });
@@ -213,6 +266,7 @@ describe('warden command line', () => {
         '--stop-agents',
         '--webhook URL',
         '--webhook-format F',
+        '--route SPEC',
         '--web-push',
         '--push-contact URL',
         '--park-after D',
@@ -223,7 +277,15 @@ describe('warden command line', () => {
       inbox: ['--json', '--ask', '--port N', '--host HOST'],
       status: ['--port N', '--host HOST', '--store URL', '--host-name NAME'],
       login: ['--port N', '--host HOST'],
-      token: ['--port N', '--host HOST', '--json'],
+      token: [
+        '--port N',
+        '--host HOST',
+        '--json',
+        '--project DIR',
+        '--tool TOOL',
+        '--rule RULE',
+        '--risk RISK',
+      ],
       hosts: ['--store URL', '--json'],
       agents: ['--port N', '--host HOST', '--all', '--json'],
       audit: ['--format F', '--since TIME', '--store URL', '--port N', '--host HOST'],

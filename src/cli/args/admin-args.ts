@@ -1,7 +1,8 @@
 // The commands that look at a data directory or a fleet without running agents: `warden login`, `status`,
 // `token`, `hosts` and `audit`.
 import type { AuditFormat } from '../../server/audit-export.js';
-import { validateDeciderName } from '../../server/deciders.js';
+import { DECIDER_ROLES, validateDeciderName, type DeciderRole } from '../../server/deciders.js';
+import { SCOPE_FLAGS, scopeOf } from './scope-flags.js';
 import type { Command, ServerFlags } from './command.js';
 import { DATA_DIR, HOST, HOST_NAME, JSON_FLAG, oneOf, PORT, STORE } from './flags.js';
 import { defineCommand, stringFlag, withDefault, type FlagValues } from './parser.js';
@@ -72,19 +73,22 @@ export const TOKEN = defineCommand({
   positionals: [{ name: 'create|list|revoke|login' }, { name: 'NAME' }],
   flags: {
     ...SERVER_FLAGS,
-    role: stringFlag<'approver' | 'operator' | 'hook'>({
+    role: stringFlag<DeciderRole>({
       placeholder: 'ROLE',
       help:
-        'with create: approver (answers and reads), operator (all but tokens) or hook (reports hook ' +
-        'events only: warden hook install makes one)',
+        'with create: approver (answers and reads), operator (all but tokens), observer (sees ' +
+        'everything, changes nothing) or hook (reports hook events only: warden hook install makes one)',
       defaultHelp: 'approver',
-      check: oneOf('role', ['approver', 'operator', 'hook'] as const),
+      check: oneOf('role', DECIDER_ROLES),
     }),
+    ...SCOPE_FLAGS,
     json: { ...JSON_FLAG, help: 'with list: print JSON' },
   },
   build({ values, positionals }): Command {
     const [action, name] = positionals;
-    if (values.role !== undefined && action !== 'create') throw new UsageError('--role goes with create');
+    const scope = scopeOf(values);
+    if ((values.role !== undefined || scope !== undefined) && action !== 'create')
+      throw new UsageError('--role and the scope flags go with create');
     if (action === undefined) throw new UsageError('warden token needs an action');
     if (!(TOKEN_ACTIONS as readonly string[]).includes(action))
       throw new UsageError(`Unknown action '${action}'`);
@@ -96,6 +100,7 @@ export const TOKEN = defineCommand({
       ...serverFlags(values),
       ...(decider === undefined ? {} : { decider }),
       ...(values.role === undefined ? {} : { role: values.role }),
+      ...(scope === undefined ? {} : { scope }),
       ...(values.json === true ? { json: true } : {}),
     };
   },

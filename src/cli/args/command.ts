@@ -1,4 +1,6 @@
 // What a command line asks for, once parsed and checked: the input of each command module.
+import type { DeciderRole } from '../../server/deciders.js';
+import type { ApprovalRoute, ApprovalScope } from '../../supervisor/index.js';
 import type { WebhookFormat } from '../../server/notify/formats.js';
 import type { AuditFormat } from '../../server/audit-export.js';
 import type { ThreadDeadlines, ThreadMode } from '../../store/records.js';
@@ -38,7 +40,9 @@ export type Command =
       name: 'serve';
       stopAgents?: boolean;
       claude?: string;
-      webhooks?: { url: string; format: WebhookFormat }[];
+      webhooks?: { url: string; format: WebhookFormat; decider?: string }[];
+      /** What happens to approvals nobody answers (supervisor/approvals/routes.ts). */
+      routes?: ApprovalRoute[];
       webPush?: { subject?: string };
       /** Park an idle CLI after this many ms (0: never); absent, the supervisor's default. */
       parkAfterMs?: number;
@@ -71,7 +75,9 @@ export type Command =
       /** The decider's name, checked; every action but list has one. */
       decider?: string;
       /** With create: the new decider's role (approver unless said). */
-      role?: 'approver' | 'operator' | 'hook';
+      role?: DeciderRole;
+      /** With create: the approvals it answers (absent: all). */
+      scope?: ApprovalScope;
       json?: boolean;
     } & ServerFlags)
   | {

@@ -39,8 +39,7 @@ function deadlineRule(text: string): { rule: string; afterMs: number; behavior: 
 
 export const POLICY = defineCommand({
   name: 'policy',
-  synopsis:
-    'policy simulate [--allow-rule|--deny-rule|--remove-rule RULE]… [--mode MODE] [--deadline…]',
+  synopsis: 'policy simulate [--allow-rule|--deny-rule|--remove-rule RULE]… [--mode MODE] [--deadline…]',
   summary:
     'What a policy change would have decided for the recorded requests, beside what was decided then ' +
     '(through the server while one holds the data dir); nothing is changed',

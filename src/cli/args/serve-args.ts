@@ -6,6 +6,9 @@ import type { Command } from './command.js';
 import { CLAUDE, DATA_DIR, HOST, HOST_NAME, oneOf, PORT, STORE } from './flags.js';
 import { booleanFlag, defineCommand, stringFlag, stringsFlag, type OptionToken } from './parser.js';
 import { UsageError } from './usage-error.js';
+import { DECIDER_NAME } from '../../server/deciders.js';
+import type { WebhookTarget } from '../../server/notify/webhook-channel.js';
+import { parseRouteSpec } from './route-spec.js';
 
 export const SERVE = defineCommand({
   name: 'serve',
@@ -41,6 +44,25 @@ export const SERVE = defineCommand({
       help: `${WEBHOOK_FORMATS.join(' | ')}, for the --webhook before it`,
       defaultHelp: 'json',
       check: oneOf('webhook-format', WEBHOOK_FORMATS),
+    }),
+    'webhook-decider': stringsFlag({
+      placeholder: 'NAME',
+      help: 'for the --webhook before it: send only the approvals decider NAME may answer',
+      defaultHelp: 'every approval',
+      check: (text) => {
+        if (!DECIDER_NAME.test(text))
+          throw new UsageError(`--webhook-decider must be a decider's name, got '${text}'`);
+        return text;
+      },
+    }),
+    route: stringsFlag({
+      placeholder: 'SPEC',
+      help:
+        'what happens to approvals nobody answers, e.g. name=ops;remind=5m;escalate=10m;to=bob,ops;' +
+        'project=/srv/app (also tool=, rule=, risk=): remind, then let `to` answer too; repeatable, the ' +
+        'first that covers an approval applies',
+      defaultHelp: 'none',
+      check: parseRouteSpec,
     }),
     'web-push': booleanFlag({
       help: 'let browsers subscribe from the UI to Web Push of approvals',
@@ -114,6 +136,7 @@ export const SERVE = defineCommand({
       ...(values.store === undefined ? {} : { store: values.store }),
       ...(values['host-name'] === undefined ? {} : { hostName: values['host-name'] }),
       ...(webhooks.length === 0 ? {} : { webhooks }),
+      ...(values.route === undefined ? {} : { routes: values.route }),
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
       ...(detachedIdleMs === undefined ? {} : { detachedIdleMs }),
@@ -121,14 +144,22 @@ export const SERVE = defineCommand({
   },
 });
 
-/** `--webhook URL [--webhook-format F]`, in order: a format applies to the URL given before it. */
-function pairWebhooks(options: readonly OptionToken[]): { url: string; format: WebhookFormat }[] {
-  const webhooks: { url: string; format: WebhookFormat }[] = [];
+/**
+ * `--webhook URL [--webhook-format F] [--webhook-decider NAME]`, in order: a format or decider applies to
+ * the URL given before it.
+ */
+function pairWebhooks(options: readonly OptionToken[]): WebhookTarget[] {
+  const webhooks: WebhookTarget[] = [];
   let formatted = true;
   for (const { name, value } of options) {
     if (name === 'webhook') {
       webhooks.push({ url: value ?? '', format: 'json' });
       formatted = false;
+    } else if (name === 'webhook-decider') {
+      const last = webhooks.at(-1);
+      if (last === undefined || last.decider !== undefined)
+        throw new UsageError('--webhook-decider goes after the --webhook it applies to');
+      last.decider = value ?? '';
     } else if (name === 'webhook-format') {
       const last = webhooks.at(-1);
       if (last === undefined || formatted)

@@ -5,6 +5,12 @@
 // must return at once (they queue), so the log is read at the supervisor's pace whatever their receivers
 // do, and nothing a channel throws reaches the supervisor. An approval with a deadline (a default decision
 // at a set time) is announced once more shortly before it, to channels that take reminders.
+//
+// Each notice names its audience: the named deciders who may answer the approval (answerers.ts), and
+// whether the owner's devices and webhooks are told too. A channel tells a device or URL of a decider only
+// when that decider is in the audience; one of the owner's (no decider) whenever the owner is. A route's
+// reminder (`approval.reminded`) goes to those who may answer; its escalation (`approval.escalated`) is a
+// new request to the deciders it added, and to no one told before.
 import type { StoredEvent } from '../../store/event-types.js';
 import type { Supervisor } from '../../supervisor/index.js';
 import type { ActionLinks } from './action-links.js';
@@ -21,6 +27,26 @@ export interface WaitingApproval {
   cwd: string;
   /** When it is answered for the person, and how; null without a deadline. */
   deadline: { at: string; behavior: 'allow' | 'deny' } | null;
+  /** Who is told of this notice. */
+  audience: Audience;
+  /** Told again or anew by a step of its route (approvals/routes.ts), not when it was made. */
+  routeStep?: RouteStep;
+}
+
+export interface RouteStep {
+  route: string;
+  step: 'reminded' | 'escalated';
+}
+
+/** Named deciders told, and whether the owner's devices and webhooks are told too. */
+export interface Audience {
+  deciders: readonly string[];
+  owner: boolean;
+}
+
+/** Whether a device or URL of `decider` (undefined: the owner's) is in the audience. */
+export function reaches(audience: Audience, decider: string | undefined): boolean {
+  return decider === undefined ? audience.owner : audience.deciders.includes(decider);
 }
 
 /** A reminder goes this long before the deadline (or at half the time left, when that is shorter). */
@@ -41,8 +67,10 @@ export class ApprovalFeed {
   readonly #channels: readonly NotifyChannel[];
   readonly #onError: (error: unknown) => void;
   readonly #stop = new AbortController();
-  /** Approvals announced and not yet settled: their tool name, for the "resolved" notice. */
-  readonly #announced = new Map<string, string>();
+  /** Approvals announced and not yet settled, as announced (the "resolved" notice names its tool). */
+  readonly #announced = new Map<string, WaitingApproval>();
+  /** The named deciders who may answer an approval now (answerers.ts). */
+  readonly #answerers: (approvalId: string) => readonly string[];
   /** Reminders due, by approval. */
   readonly #reminders = new Map<string, NodeJS.Timeout>();
   readonly #done: Promise<void>;
@@ -52,7 +80,10 @@ export class ApprovalFeed {
     links: ActionLinks;
     channels: readonly NotifyChannel[];
     onError: (error: unknown) => void;
+    /** Who may answer; absent, no named decider is told (only the owner's devices and webhooks). */
+    answerers?: (approvalId: string) => readonly string[];
   }) {
+    this.#answerers = options.answerers ?? (() => []);
     this.#supervisor = options.supervisor;
     this.#links = options.links;
     this.#channels = options.channels;
@@ -79,12 +110,17 @@ export class ApprovalFeed {
   }
 
   #onEvent(event: StoredEvent): void {
+    if (event.type === 'approval.reminded' || event.type === 'approval.escalated') {
+      this.#routeStep(event.data.approvalId, event.type === 'approval.escalated');
+      return;
+    }
     if (event.type === 'approval.requested') {
       const { approvalId, toolName, input, subagentId } = event.data;
-      this.#announced.set(approvalId, toolName);
       let cwd: string;
+      let audience: Audience;
       try {
         cwd = this.#supervisor.getThread(event.threadId).thread.cwd;
+        audience = { deciders: this.#answerers(approvalId), owner: true };
       } catch (error) {
         this.#onError(error);
         return;
@@ -101,7 +137,9 @@ export class ApprovalFeed {
           event.data.deadline == null
             ? null
             : { at: event.data.deadline.at, behavior: event.data.deadline.behavior },
+        audience,
       };
+      this.#announced.set(approvalId, approval);
       this.#each((channel) => channel.requested(approval));
       this.#scheduleReminder(approval);
       return;
@@ -116,7 +154,7 @@ export class ApprovalFeed {
     this.#links.settle(approvalId);
     clearTimeout(this.#reminders.get(approvalId));
     this.#reminders.delete(approvalId);
-    const toolName = this.#announced.get(approvalId);
+    const toolName = this.#announced.get(approvalId)?.toolName;
     if (toolName === undefined) return;
     this.#announced.delete(approvalId);
     const outcome: Outcome =
@@ -138,6 +176,44 @@ export class ApprovalFeed {
     this.#each((channel) => channel.resolved(notice));
   }
 
+  /**
+   * A route reminded: those who may answer are told again, as before a deadline. It escalated: the
+   * deciders it added are told of the request, as if it were new to them.
+   */
+  #routeStep(approvalId: string, escalated: boolean): void {
+    const announced = this.#announced.get(approvalId);
+    if (announced === undefined) return;
+    let deciders: readonly string[];
+    try {
+      deciders = this.#answerers(approvalId);
+    } catch (error) {
+      this.#onError(error);
+      return;
+    }
+    if (!escalated) {
+      const again: WaitingApproval = {
+        ...announced,
+        audience: { deciders, owner: true },
+        routeStep: { route: this.#routeOf(approvalId), step: 'reminded' },
+      };
+      this.#each((channel) => channel.reminder?.(again));
+      return;
+    }
+    const added = deciders.filter((name) => !announced.audience.deciders.includes(name));
+    this.#announced.set(approvalId, { ...announced, audience: { deciders, owner: true } });
+    if (added.length === 0) return;
+    const news: WaitingApproval = {
+      ...announced,
+      audience: { deciders: added, owner: false },
+      routeStep: { route: this.#routeOf(approvalId), step: 'escalated' },
+    };
+    this.#each((channel) => channel.requested(news));
+  }
+
+  #routeOf(approvalId: string): string {
+    return this.#supervisor.getApproval(approvalId).routing?.escalation?.route ?? '';
+  }
+
   #scheduleReminder(approval: WaitingApproval): void {
     if (approval.deadline === null || !this.#channels.some((channel) => channel.reminder !== undefined))
       return;
@@ -146,7 +222,8 @@ export class ApprovalFeed {
     const timer = setTimeout(
       () => {
         this.#reminders.delete(approval.id);
-        if (this.#announced.has(approval.id)) this.#each((channel) => channel.reminder?.(approval));
+        const now = this.#announced.get(approval.id);
+        if (now !== undefined) this.#each((channel) => channel.reminder?.(now));
       },
       left - Math.min(REMINDER_LEAD_MS, left / 2),
     );

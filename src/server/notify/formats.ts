@@ -80,7 +80,14 @@ function ntfyRequested(notice: RequestedNotice): Rendered {
 
 /** On a reminder: what happens when nobody answers, and when (the time as the receiver's clock reads it). */
 function reminderWords(notice: RequestedNotice): string {
-  if (notice.reminder === undefined) return '';
+  const route = notice.route;
+  const routeWords =
+    route === undefined
+      ? ''
+      : route.step === 'reminded'
+        ? ` (still unanswered: reminded by route ${route.name})`
+        : ` (escalated by route ${route.name}: you may answer it now)`;
+  if (notice.reminder === undefined) return routeWords;
   const then = notice.reminder.behavior === 'allow' ? 'allowed' : 'denied';
   return ` (reminder: ${then} by default at ${notice.reminder.deadlineAt})`;
 }

@@ -24,6 +24,11 @@ export interface RequestedNotice {
   linksExpireAt: string;
   /** Present on a reminder: the approval still waits, and at `deadlineAt` it is answered `behavior`. */
   reminder?: { deadlineAt: string; behavior: 'allow' | 'deny' };
+  /**
+   * Present when a step of the approval's route sent it: `reminded`, it still waits for those who may
+   * answer; `escalated`, the receiver's decider may answer it now too.
+   */
+  route?: { name: string; step: 'reminded' | 'escalated' };
 }
 
 export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'expired';

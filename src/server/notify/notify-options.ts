@@ -1,14 +1,18 @@
 // `createServer({ notify })`: which channels are on (none by default) and their limits, checked at the
 // boundary. Only http(s) webhook URLs are accepted; each receives approval previews. Web Push is on with
 // `push` (devices then subscribe from the UI).
+import { DECIDER_NAME } from '../deciders.js';
 import { DEFAULT_LINK_TTL_MS } from './action-links.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from './formats.js';
 import type { WebhookTarget } from './webhook-channel.js';
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from './webhook-endpoint.js';
 
 export interface NotifyOptions {
-  /** POSTed to on every approval and its settling; `format` defaults to `json`. */
-  webhooks?: { url: string; format?: WebhookFormat }[];
+  /**
+   * POSTed to on every approval and its settling; `format` defaults to `json`. With `decider`, only the
+   * approvals that named decider may answer (its scope, or a route's escalation to it).
+   */
+  webhooks?: { url: string; format?: WebhookFormat; decider?: string }[];
   /** How long an action link works (default 1 hour). */
   linkTtlMs?: number;
   /** Retries, timeout and queue bound per URL (defaults in DEFAULT_DELIVERY_LIMITS). */
@@ -47,11 +51,13 @@ export function resolveNotifyOptions(notify: unknown): ResolvedNotify {
   const targets = webhooks.map((hook: unknown, i): WebhookTarget => {
     const where = `options.notify.webhooks[${i}]`;
     if (typeof hook !== 'object' || hook === null) throw new TypeError(`${where} must be { url, format? }`);
-    const { url, format = 'json' } = hook as { url?: unknown; format?: unknown };
+    const { url, format = 'json', decider } = hook as { url?: unknown; format?: unknown; decider?: unknown };
     if (!isHttpUrl(url)) throw new TypeError(`${where}.url must be an http(s) URL`);
     if (!(WEBHOOK_FORMATS as readonly unknown[]).includes(format))
       throw new TypeError(`${where}.format must be one of ${WEBHOOK_FORMATS.join(', ')}`);
-    return { url, format: format as WebhookFormat };
+    if (decider !== undefined && (typeof decider !== 'string' || !DECIDER_NAME.test(decider)))
+      throw new TypeError(`${where}.decider must be a decider's name`);
+    return { url, format: format as WebhookFormat, ...(decider === undefined ? {} : { decider }) };
   });
   if (!Number.isInteger(linkTtlMs) || linkTtlMs < 1000)
     throw new TypeError('options.notify.linkTtlMs must be an integer of at least 1000');

@@ -2,8 +2,9 @@
 // that device's keys, with action tokens minted for it (so a token read off one device is good for that
 // approval only, once, and spent with every other token of the approval when any is used); when the
 // approval is settled anywhere, the devices that were told get "answered elsewhere" under the same tag.
+// A device is told only when the decider who subscribed it is in the notice's audience (approval-feed.ts).
 import type { ActionLinks, LinkAction } from './action-links.js';
-import type { NotifyChannel, WaitingApproval } from './approval-feed.js';
+import { reaches, type NotifyChannel, type WaitingApproval } from './approval-feed.js';
 import type { ResolvedNotice } from './notice.js';
 import { PushEndpoint, type PushSettings } from './push-endpoint.js';
 import { reminderPayload, requestedPayload, resolvedPayload, type PushPayload } from './push-payload.js';
@@ -30,6 +31,8 @@ export class PushChannel implements NotifyChannel {
 
   requested(approval: WaitingApproval): void {
     const told = this.#push(approval, requestedPayload);
+    // An escalation tells more devices of an approval some were told of already.
+    for (const id of this.#told.get(approval.id) ?? []) told.add(id);
     if (told.size > 0) this.#told.set(approval.id, told);
   }
 
@@ -55,6 +58,7 @@ export class PushChannel implements NotifyChannel {
       `${actionPath(approval.id, action)}?token=${links.mint(approval.id, action)}`;
     for (const subscription of subscriptions.list()) {
       if (only !== undefined && !only.has(subscription.id)) continue;
+      if (!reaches(approval.audience, subscription.decider)) continue;
       const payload = build(approval, subscription.show, {
         // Minted lazily: a device shown no Approve button holds no allow token.
         get allow() {

@@ -84,7 +84,8 @@ export function reminderPayload(
 ): PushPayload {
   const payload = requestedPayload(approval, show, links);
   const deadline = approval.deadline;
-  if (deadline === null) return payload;
+  // A route's reminder, with no deadline to count down to.
+  if (deadline === null) return fit({ ...payload, title: `Still waiting: ${payload.title}` });
   const left = Date.parse(deadline.at) - Date.now();
   const when = left < 60_000 ? 'in under a minute' : `in ${Math.round(left / 60_000)} min`;
   const then = deadline.behavior === 'allow' ? 'allowed' : 'denied';

@@ -32,6 +32,8 @@ export interface StoredSubscription {
   keys: { p256dh: string; auth: string };
   show: PushShow;
   createdAt: string;
+  /** The named decider who subscribed it; absent: the owner (and subscriptions made before deciders were). */
+  decider?: string;
 }
 
 export class PushSubscriptions {
@@ -58,6 +60,7 @@ export class PushSubscriptions {
     endpoint: string;
     keys: { p256dh: string; auth: string };
     show?: PushShow;
+    decider?: string;
   }): StoredSubscription {
     checkEndpoint(input.endpoint, this.#allowLocal);
     checkKeys(input.keys);
@@ -71,6 +74,7 @@ export class PushSubscriptions {
       keys: { p256dh: input.keys.p256dh, auth: input.keys.auth },
       show: input.show ?? 'preview',
       createdAt: existing?.createdAt ?? new Date().toISOString(),
+      ...(input.decider === undefined ? {} : { decider: input.decider }),
     };
     this.#save([...this.#list.filter((s) => s.id !== id), stored]);
     return stored;

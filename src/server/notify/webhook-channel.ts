@@ -1,8 +1,9 @@
 // The webhook channel: for a waiting approval, a notice with fresh action links (one pair shared by every
 // URL) goes to each URL's queue; a settled one goes as a "resolved" notice. Handing a notice to a URL never
-// waits (webhook-endpoint.ts); the log is read by the approval feed (approval-feed.ts).
+// waits (webhook-endpoint.ts); the log is read by the approval feed (approval-feed.ts). A URL set for a
+// named decider gets only the approvals that decider may answer, and their settling.
 import type { ActionLinks, LinkAction } from './action-links.js';
-import type { NotifyChannel, WaitingApproval } from './approval-feed.js';
+import { reaches, type NotifyChannel, type WaitingApproval } from './approval-feed.js';
 import type { WebhookFormat } from './formats.js';
 import { requestedNotice, type RequestedNotice, type ResolvedNotice } from './notice.js';
 import { WebhookEndpoint, type DeliveryLimits } from './webhook-endpoint.js';
@@ -10,6 +11,8 @@ import { WebhookEndpoint, type DeliveryLimits } from './webhook-endpoint.js';
 export interface WebhookTarget {
   url: string;
   format: WebhookFormat;
+  /** The named decider it tells (absent: the owner, told of every approval). */
+  decider?: string;
 }
 
 export interface WebhookChannelOptions {
@@ -26,6 +29,8 @@ export interface WebhookChannelOptions {
 export class WebhookChannel implements NotifyChannel {
   readonly endpoints: WebhookEndpoint[];
   readonly #options: WebhookChannelOptions;
+  /** Per approval told and not yet settled: the endpoints told of it. */
+  readonly #told = new Map<string, Set<number>>();
 
   constructor(options: WebhookChannelOptions) {
     this.#options = options;
@@ -36,32 +41,50 @@ export class WebhookChannel implements NotifyChannel {
   }
 
   requested(approval: WaitingApproval): void {
-    for (const endpoint of this.endpoints) endpoint.enqueue(this.#notice(approval));
+    const notice = this.#notice(approval);
+    this.#each(approval, (endpoint, index) => {
+      endpoint.enqueue(notice);
+      const told = this.#told.get(approval.id) ?? new Set<number>();
+      told.add(index);
+      this.#told.set(approval.id, told);
+    });
   }
 
   /** The deadline is near: the same notice once more, with fresh links and when it will be answered. */
   reminder(approval: WaitingApproval): void {
-    if (approval.deadline === null) return;
+    if (approval.deadline === null && approval.routeStep === undefined) return;
     const notice: RequestedNotice = {
       ...this.#notice(approval),
-      reminder: { deadlineAt: approval.deadline.at, behavior: approval.deadline.behavior },
+      ...(approval.deadline === null
+        ? {}
+        : { reminder: { deadlineAt: approval.deadline.at, behavior: approval.deadline.behavior } }),
     };
-    for (const endpoint of this.endpoints) endpoint.enqueue(notice);
+    this.#each(approval, (endpoint) => endpoint.enqueue(notice));
+  }
+
+  #each(approval: WaitingApproval, fn: (endpoint: WebhookEndpoint, index: number) => void): void {
+    this.endpoints.forEach((endpoint, index) => {
+      if (reaches(approval.audience, this.#options.targets[index]?.decider)) fn(endpoint, index);
+    });
   }
 
   #notice(approval: WaitingApproval): RequestedNotice {
     const { links, baseUrl, linkTtlMs } = this.#options;
     const link = (action: LinkAction) =>
       `${baseUrl}${actionPath(approval.id, action)}?token=${links.mint(approval.id, action)}`;
-    return requestedNotice(approval, approval.cwd, {
+    const notice = requestedNotice(approval, approval.cwd, {
       allow: link('allow'),
       deny: link('deny'),
       expiresAt: Date.now() + linkTtlMs,
     });
+    const step = approval.routeStep;
+    return step === undefined ? notice : { ...notice, route: { name: step.route, step: step.step } };
   }
 
   resolved(notice: ResolvedNotice): void {
-    for (const endpoint of this.endpoints) endpoint.enqueue(notice);
+    const told = this.#told.get(notice.approval.id);
+    this.#told.delete(notice.approval.id);
+    for (const index of told ?? []) this.endpoints[index]?.enqueue(notice);
   }
 
   close(): void {

@@ -45,7 +45,8 @@ export function validateDeadlines(value: unknown, field = 'deadlines'): ThreadDe
   };
 }
 
-function validateWait(value: unknown, field: string): number {
+/** A wait of a deadline or a route's step, in whole milliseconds within the bounds. */
+export function validateWait(value: unknown, field: string): number {
   if (!Number.isInteger(value) || (value as number) < MIN_DEADLINE_MS || (value as number) > MAX_DEADLINE_MS)
     throw new ValidationError(
       `${field} must be a whole number of milliseconds from ${MIN_DEADLINE_MS} to ${MAX_DEADLINE_MS}`,

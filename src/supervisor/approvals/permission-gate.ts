@@ -9,7 +9,7 @@ import { AbortError, ConflictError, ProtocolError, StoreError, WardenError } fro
 import { excerptOf } from '../../protocol/validate.js';
 import type { CanUseTool } from '../../session/options.js';
 import type { RejectCondition } from '../../store/event-types.js';
-import type { ApprovalDeadline, ApprovalRecord } from '../../store/records.js';
+import type { ApprovalDeadline, ApprovalRecord, ApprovalRouting } from '../../store/records.js';
 import type { SupervisorCore } from '../core.js';
 import { alwaysAllowRules } from '../../policy/always-allow.js';
 import { commitWhenPossible } from '../durable/durable-commit.js';
@@ -37,6 +37,12 @@ export interface GateHost {
     input: Record<string, unknown>,
     options: { guarded: boolean },
   ): ApprovalDeadline | null;
+  /** Its risks and the escalation of the route that covers it (routes.ts). */
+  routingFor(
+    toolName: string,
+    input: Record<string, unknown>,
+    options: { guarded: boolean },
+  ): ApprovalRouting;
 }
 
 type Context = Parameters<CanUseTool>[2];
@@ -256,6 +262,7 @@ export async function gatePermission(
           decisionReason: context.decisionReason ?? null,
           generation: session.generation,
           deadline: host.deadlineFor(toolName, input, { guarded }),
+          routing: host.routingFor(toolName, input, { guarded }),
         },
       },
     ],

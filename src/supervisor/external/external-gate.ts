@@ -10,6 +10,7 @@ import { alwaysAllowRules } from '../../policy/always-allow.js';
 import { compilePolicy, requestVerdict } from '../../policy/policy.js';
 import { settledAnswer } from '../approvals/approval-waiters.js';
 import { deadlineFor } from '../approvals/deadlines.js';
+import { routingFor } from '../approvals/routes.js';
 import { effectiveRules } from '../approvals/grants.js';
 import type { SupervisorCore } from '../core.js';
 import type { HookReport } from './hook-report.js';
@@ -117,6 +118,16 @@ export async function gateExternal(
           cwd: thread.cwd,
           guarded: decided.step === 'protected-write',
         }),
+        routing: routingFor(
+          core.options.routes,
+          {
+            toolName,
+            input,
+            cwd: thread.cwd,
+            guarded: decided.step === 'protected-write',
+          },
+          core.options.routeClock.now(),
+        ),
       },
     },
   ]);

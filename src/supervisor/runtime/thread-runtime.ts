@@ -9,7 +9,7 @@ import {
   ErrorResultError,
   NotFoundError,
 } from '../../protocol/errors.js';
-import type { ApprovalDeadline, RunRecord, ThreadRecord } from '../../store/records.js';
+import type { ApprovalDeadline, ApprovalRouting, RunRecord, ThreadRecord } from '../../store/records.js';
 import { closeoutDrafts } from '../durable/closeout.js';
 import type { SupervisorCore } from '../core.js';
 import type { DetachedProcess } from '../durable/detached-cli.js';
@@ -19,6 +19,7 @@ import { gatePermission, type GateHost } from '../approvals/permission-gate.js';
 import { startsInPlanMode } from '../approvals/person-tools.js';
 import { compilePolicy, type CompiledPolicy } from '../../policy/policy.js';
 import { deadlineFor } from '../approvals/deadlines.js';
+import { routingFor } from '../approvals/routes.js';
 import { effectiveRules } from '../approvals/grants.js';
 import { IdleClock, idleVerdict, type IdleFacts, type IdleVerdict } from '../durable/idle-park.js';
 import { idleDeadline, leaveDeadline, type LeftRunning } from '../durable/detached-idle.js';
@@ -105,6 +106,15 @@ export class ThreadRuntime implements GateHost {
   ): ApprovalDeadline | null {
     const thread = this.#thread();
     return deadlineFor(thread.deadlines, { toolName, input, cwd: thread.cwd, guarded });
+  }
+
+  routingFor(
+    toolName: string,
+    input: Record<string, unknown>,
+    { guarded }: { guarded: boolean },
+  ): ApprovalRouting {
+    const { routes, routeClock } = this.#core.options;
+    return routingFor(routes, { toolName, input, cwd: this.#thread().cwd, guarded }, routeClock.now());
   }
 
   /**

@@ -5,7 +5,12 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { createServer, SessionRegistry, type WardenServer } from '../../../src/server/index.js';
-import { Supervisor, type SupervisorEvent } from '../../../src/supervisor/index.js';
+import {
+  Supervisor,
+  type ApprovalRoute,
+  type RouteTimers,
+  type SupervisorEvent,
+} from '../../../src/supervisor/index.js';
 import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
 
 const CLI_EXIT_MS = 10_000;
@@ -33,12 +38,22 @@ export interface Warden {
 /**
  * `buildScript` gets the scratch directories, for tool calls that name files in the project;
  * `idleParkMs` is the supervisor's (its default when absent); with `fleet`, the supervisor is that host
- * of a fleet on that PostgreSQL database.
+ * of a fleet on that PostgreSQL database; `routes` the supervisor's routes of unanswered approvals, timed by `routeClock` when given.
  */
 export async function startWarden(
   t: TestContext,
   buildScript: (scratch: Scratch) => MockScript,
-  { idleParkMs, fleet }: { idleParkMs?: number; fleet?: { store: string; hostName: string } } = {},
+  {
+    idleParkMs,
+    fleet,
+    routes,
+    routeClock,
+  }: {
+    idleParkMs?: number;
+    fleet?: { store: string; hostName: string };
+    routes?: ApprovalRoute[];
+    routeClock?: RouteTimers;
+  } = {},
 ): Promise<Warden> {
   // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more to exit
   // after its stdin closes and the SIGTERM: the world waits for that (bounded), then fails on what is left.
@@ -56,6 +71,8 @@ export async function startWarden(
     env: world.env,
     ...(idleParkMs === undefined ? {} : { idleParkMs }),
     ...(fleet === undefined ? {} : { store: fleet.store, host: { name: fleet.hostName } }),
+    ...(routes === undefined ? {} : { routes }),
+    ...(routeClock === undefined ? {} : { routeClock }),
   });
   world.defer(() => supervisor.close({ stopAgents: true }));
   world.defer(() => parts.server?.close());
