@@ -42,6 +42,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       ...(command.parkAfterMs === undefined ? {} : { idleParkMs: command.parkAfterMs }),
       sandbox,
       ...(command.detachedIdleMs === undefined ? {} : { detachedIdleMs: command.detachedIdleMs }),
+      ...(command.requireTwo === undefined ? {} : { requireTwo: command.requireTwo }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)
@@ -80,6 +81,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
           `(keys in ${server.vapidKeysPath})`,
       );
     notes.push(sandboxNote(supervisor.sandbox));
+    if (command.requireTwo !== undefined)
+      notes.push(`Two-person rules: ${command.requireTwo.join(', ')} need two deciders' allows`);
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host), notes);
     await shutdown.requested;
     process.stderr.write(

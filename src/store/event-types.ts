@@ -5,6 +5,7 @@ import type {
   ApprovalDeadline,
   ApprovalDecision,
   ApprovalRecord,
+  DecidedBy,
   GrantScope,
   RunResult,
   RunStatus,
@@ -247,7 +248,14 @@ export interface EventDataMap {
   > & {
       /** Absent in events written before deadlines existed. */
       deadline?: ApprovalDeadline | null;
+      /** Why two deciders must allow it (ApprovalRecord.twoPerson); absent or null: one allow answers it. */
+      twoPerson?: string | null;
     };
+  /**
+   * The first allow of a two-person approval: recorded and audited, the approval stays pending and the
+   * CLI hears nothing. A second allow from another decider decides it (`approval.decided`, `endorsedBy`).
+   */
+  'approval.endorsed': { approvalId: string; decidedBy: DecidedBy };
   'approval.decided': { approvalId: string } & ApprovalDecision;
   'approval.cancelled': { approvalId: string; reason: string };
   'approval.expired': { approvalId: string; reason: string };
@@ -308,6 +316,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'permission.decided',
   'permission.rejected',
   'approval.requested',
+  'approval.endorsed',
   'approval.decided',
   'approval.cancelled',
   'approval.expired',

@@ -147,6 +147,14 @@ export const MIGRATIONS: readonly Migration[] = [
       'the kind of each thread: run by Warden, or an external CLI session adopted through its hooks',
     sql: `ALTER TABLE threads ADD COLUMN kind TEXT NOT NULL DEFAULT 'warden';`,
   },
+  {
+    version: 8,
+    description: 'two-person approvals: why two deciders must allow, and the first allow recorded',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN two_person TEXT;
+      ALTER TABLE approvals ADD COLUMN endorsements TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

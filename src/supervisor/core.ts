@@ -12,6 +12,7 @@ import { DurablePublisher } from './durable/durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
 import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
 import type { SandboxState } from './runtime/sandbox-state.js';
+import type { TwoPersonRules } from '../policy/two-person.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
@@ -31,6 +32,8 @@ export interface CoreOptions {
   readonly sessionStore?: SessionStore | undefined;
   /** Whether the CLIs run in their sandbox, and whether it holds (sandbox-state.ts). */
   readonly sandbox: SandboxState;
+  /** Which approvals this host makes need two deciders' allows (policy/two-person.ts). */
+  readonly twoPerson: TwoPersonRules;
 }
 
 export class SupervisorCore {

@@ -85,7 +85,7 @@ export class Supervisor {
       throw new TypeError('options.store must be a postgres:// URL');
     if (host !== undefined && storeUrl === undefined)
       throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
-    const { idleParkMs, detachedIdleMs } = validateOpenOptions(options);
+    const { idleParkMs, detachedIdleMs, twoPerson } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
       const sandbox = openSandboxState(options.sandbox ?? defaultSandboxMode(), () =>
@@ -110,6 +110,7 @@ export class Supervisor {
           // On PostgreSQL the CLIs' transcripts are mirrored there: any host can resume a conversation.
           sessionStore: store.hosts()?.transcriptStore(),
           sandbox,
+          twoPerson,
         });
         const { enforced, reason } = sandbox.status;
         if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));

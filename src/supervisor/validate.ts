@@ -1,6 +1,7 @@
 // Checks what callers pass to the Supervisor, once, at the boundary. Bad input is a ValidationError with
 // the offending field (bad options of open() a TypeError); nothing is written before these pass. What a
 // decision says is checked in approvals/validate.ts.
+import { compileTwoPersonRules, type TwoPersonRules } from '../policy/two-person.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -25,6 +26,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function validateOpenOptions(options: SupervisorOptions): {
   idleParkMs: number;
   detachedIdleMs: number;
+  twoPerson: TwoPersonRules;
 } {
   const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
   if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
@@ -43,7 +45,17 @@ export function validateOpenOptions(options: SupervisorOptions): {
   return {
     idleParkMs: validateIdleParkMs(options.idleParkMs),
     detachedIdleMs: validateDetachedIdleMs(options.detachedIdleMs),
+    twoPerson: validateRequireTwo(options.requireTwo),
   };
+}
+
+/** `options.requireTwo`: the two-person rules (policy/two-person.ts); a bad entry is a TypeError naming it. */
+function validateRequireTwo(requireTwo: unknown): TwoPersonRules {
+  try {
+    return compileTwoPersonRules(requireTwo, 'options.requireTwo');
+  } catch (error) {
+    throw new TypeError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 export function validateId(id: unknown, field: string): string {
