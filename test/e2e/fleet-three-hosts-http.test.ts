@@ -10,12 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
-import {
-  BACKGROUND_AGENT_PROMPT,
-  backgroundSubagentScenario,
-  scenario,
-  type MockScript,
-} from '../../src/testing/index.js';
+import { BACKGROUND_AGENT_PROMPT, backgroundSubagentScenario, scenario } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
 import { signal } from './helpers/sdk-session.js';
@@ -31,45 +26,12 @@ import {
   type ServeProcess,
 } from './helpers/serve-process.js';
 import { connectSocket, type SocketClient } from './helpers/server-session.js';
+import { watchToolResults, type ToolResultLog } from './helpers/tool-results.js';
 import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST_NAMES = ['host-a', 'host-b', 'host-c'] as const;
 const ASK_PROMPT = '[[ask]] make a file';
 const ASK_FILE = 'three-hosts.txt';
-
-/** When the mock received each tool result (by tool_use id): the moment a decision reached the CLI. */
-interface ToolResultLog {
-  count(toolUseId: string): number;
-  /** Resolves with the time (Date.now()) the first result for this call arrived. */
-  arrived(toolUseId: string): Promise<number>;
-  results(toolUseId: string): { isError: boolean; at: number }[];
-}
-
-function watchToolResults(script: MockScript): { script: MockScript; log: ToolResultLog } {
-  const seen = new Map<string, { isError: boolean; at: number }[]>();
-  const waiters = new Map<string, ((at: number) => void)[]>();
-  const watched: MockScript = (ctx) => {
-    for (const result of ctx.toolResults) {
-      const at = Date.now();
-      seen.set(result.toolUseId, [...(seen.get(result.toolUseId) ?? []), { isError: result.isError, at }]);
-      for (const wake of waiters.get(result.toolUseId) ?? []) wake(at);
-      waiters.delete(result.toolUseId);
-    }
-    return script(ctx);
-  };
-  return {
-    script: watched,
-    log: {
-      count: (id) => seen.get(id)?.length ?? 0,
-      results: (id) => seen.get(id) ?? [],
-      arrived: (id) => {
-        const first = seen.get(id)?.[0];
-        if (first !== undefined) return Promise.resolve(first.at);
-        return new Promise((resolve) => waiters.set(id, [...(waiters.get(id) ?? []), resolve]));
-      },
-    },
-  };
-}
 
 interface Fleet {
   readonly session: CommandSession;
