@@ -13,8 +13,16 @@ import { visibleText } from './visible-text.js';
  * @param {ApprovalRecord} approval
  */
 export function firstAllowBy(approval) {
-  const first = Array.isArray(approval.endorsements) ? approval.endorsements[0] : undefined;
+  const first = allowsIn(approval) > 0 ? approval.endorsements[0] : undefined;
   return first === undefined ? null : first.decidedBy.name;
+}
+
+/**
+ * How many allows are in that did not answer it yet (0 or 1): a card is drawn anew when it changes.
+ * @param {ApprovalRecord} approval
+ */
+export function allowsIn(approval) {
+  return Array.isArray(approval.endorsements) ? approval.endorsements.length : 0;
 }
 
 /**

@@ -33,12 +33,16 @@ export interface Warden {
 /**
  * `buildScript` gets the scratch directories, for tool calls that name files in the project;
  * `idleParkMs` is the supervisor's (its default when absent); with `fleet`, the supervisor is that host
- * of a fleet on that PostgreSQL database.
+ * of a fleet on that PostgreSQL database; `requireTwo`, its two-person rules.
  */
 export async function startWarden(
   t: TestContext,
   buildScript: (scratch: Scratch) => MockScript,
-  { idleParkMs, fleet }: { idleParkMs?: number; fleet?: { store: string; hostName: string } } = {},
+  {
+    idleParkMs,
+    fleet,
+    requireTwo,
+  }: { idleParkMs?: number; fleet?: { store: string; hostName: string }; requireTwo?: string[] } = {},
 ): Promise<Warden> {
   // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more to exit
   // after its stdin closes and the SIGTERM: the world waits for that (bounded), then fails on what is left.
@@ -56,6 +60,7 @@ export async function startWarden(
     env: world.env,
     ...(idleParkMs === undefined ? {} : { idleParkMs }),
     ...(fleet === undefined ? {} : { store: fleet.store, host: { name: fleet.hostName } }),
+    ...(requireTwo === undefined ? {} : { requireTwo }),
   });
   world.defer(() => supervisor.close({ stopAgents: true }));
   world.defer(() => parts.server?.close());
