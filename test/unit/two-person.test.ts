@@ -3,6 +3,8 @@
 // audited but answers nobody, the same decider twice is a ConflictError, a deny by either denies at once,
 // the second allow from another decider answers the CLI, once.
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 
@@ -10,7 +12,7 @@ import { compilePolicy } from '../../src/policy/policy.js';
 import { compileTwoPersonRules, twoPersonReason } from '../../src/policy/two-person.js';
 import { ConflictError, ValidationError } from '../../src/protocol/errors.js';
 import type { PermissionResult } from '../../src/protocol/control.js';
-import type { Supervisor } from '../../src/supervisor/index.js';
+import { Supervisor } from '../../src/supervisor/index.js';
 import { openFakeSupervisor, startTurn } from '../fixtures/supervisor-fake-query.js';
 import { waitForEvent } from '../e2e/helpers/supervisor-session.js';
 import { describeEachStore, storeBackends } from '../helpers/store-backends.js';
@@ -76,6 +78,13 @@ describe('two-person rules (the rule)', () => {
     assert.throws(() => compileTwoPersonRules('full-access'), ValidationError);
     assert.throws(() => compileTwoPersonRules(['full-access', '(']), /requireTwo\[1\]/);
     assert.throws(() => compileTwoPersonRules([3]), /requireTwo\[0\] must be a string/);
+  });
+
+  it('Supervisor.open refuses a bad requireTwo with a TypeError naming the entry', async () => {
+    await assert.rejects(
+      async () => Supervisor.open({ dataDir: join(tmpdir(), 'warden-never-opened'), requireTwo: ['Bash()'] }),
+      (error: unknown) => error instanceof TypeError && /options\.requireTwo\[0\]/.test(error.message),
+    );
   });
 });
 
