@@ -20,6 +20,7 @@ import {
   pollFor,
   runCompleted,
   startServe,
+  stopServeFleet,
   threadEvents,
   trackedCli,
   type Json,
@@ -27,7 +28,6 @@ import {
 } from './helpers/serve-process.js';
 import { connectSocket, type SocketClient } from './helpers/server-session.js';
 import { watchToolResults, type ToolResultLog } from './helpers/tool-results.js';
-import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 
 const HOST_NAMES = ['host-a', 'host-b', 'host-c'] as const;
 const ASK_PROMPT = '[[ask]] make a file';
@@ -137,17 +137,9 @@ function shuffled<T>(items: readonly T[]): T[] {
   return copy;
 }
 
-/** Ends the three servers (SIGTERM; --stop-agents ends the CLIs they own) and checks nothing is left. */
-async function stopFleet(fleet: Fleet): Promise<void> {
-  for (const host of fleet.hosts) host.process.child.kill('SIGTERM');
-  for (const [i, host] of fleet.hosts.entries())
-    assert.deepEqual(
-      await host.process.exited,
-      { code: 0, signal: null },
-      `${HOST_NAMES[i]} exits cleanly; stderr: ${host.process.stderr()}`,
-    );
-  await waitForNoProcess(fleet.session.scratch.home, 30_000);
-  assertNoProcessLeft(fleet.session.scratch.home);
+/** Ends the servers and checks nothing is left. */
+function stopFleet(fleet: Fleet): Promise<void> {
+  return stopServeFleet(fleet.hosts, HOST_NAMES, fleet.session.scratch.home);
 }
 
 const skip = postgresAvailable() ? false : 'PostgreSQL is not available';

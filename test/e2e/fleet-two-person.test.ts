@@ -18,11 +18,11 @@ import {
   pendingApproval,
   runCompleted,
   startServe,
+  stopServeFleet,
   trackedCli,
   type Json,
   type ServeProcess,
 } from './helpers/serve-process.js';
-import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
 import { watchToolResults, type ToolResultLog } from './helpers/tool-results.js';
 
 const HOST_NAMES = ['host-a', 'host-b'] as const;
@@ -116,16 +116,9 @@ async function auditOf(storeUrl: string, approvalId: string): Promise<Json[]> {
   return rows.map((row) => JSON.parse(String(row.record)) as Json).filter((r) => r.approvalId === approvalId);
 }
 
-async function stopFleet(fleet: Fleet): Promise<void> {
-  for (const host of fleet.hosts) host.process.child.kill('SIGTERM');
-  for (const [i, host] of fleet.hosts.entries())
-    assert.deepEqual(
-      await host.process.exited,
-      { code: 0, signal: null },
-      `${HOST_NAMES[i]} exits cleanly; stderr: ${host.process.stderr()}`,
-    );
-  await waitForNoProcess(fleet.session.scratch.home, 30_000);
-  assertNoProcessLeft(fleet.session.scratch.home);
+/** Ends the servers and checks nothing is left. */
+function stopFleet(fleet: Fleet): Promise<void> {
+  return stopServeFleet(fleet.hosts, HOST_NAMES, fleet.session.scratch.home);
 }
 
 const skip = postgresAvailable() ? false : 'PostgreSQL is not available';
