@@ -3,7 +3,8 @@
 // allows it (through her own token, here the supervisor's API) the card shows "1 of 2 — allowed by
 // alice" live, and the owner's click is the second allow: the card leaves and the command runs. The
 // owner's own first allow brings the card back as 1 of 2, and a second click by the owner is refused.
-// The card is photographed (docs/screenshots/card-two-person.png, refreshed with WARDEN_UPDATE_SCREENSHOTS=1).
+// The audit view shows both allows. The card is photographed (docs/screenshots/card-two-person.png,
+// refreshed with WARDEN_UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,5 +75,17 @@ describe('two-person cards', { timeout: 180_000 }, () => {
     await again.locator('.two-person', { hasText: '1 of 2 — allowed by owner' }).waitFor();
     assert.equal(warden.supervisor.getApproval(next.approvalId).status, 'pending');
     assert.equal(existsSync(join(warden.scratch.cwd, 'second.txt')), false);
+
+    // The audit view tells a first allow from the decision it led to.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+    await page.locator('.audit-row.endorsement .outcome', { hasText: 'allowed, 1 of 2' }).first().waitFor();
+    await page
+      .locator('.audit-row.decision .outcome', { hasText: 'allowed, 2 of 2 (first: alice)' })
+      .waitFor();
+    assert.equal(
+      await page.locator('.audit-row.endorsement').count(),
+      2,
+      "alice's and the owner's first allows",
+    );
   });
 });
