@@ -10,6 +10,7 @@ import { h } from './dom.js';
 import { ruleSuggestion } from './rule-suggestion.js';
 import { alwaysDecision, alwaysRefused, offeredRules, scopePicker } from './scope-picker.js';
 import { toast } from './toast.js';
+import { approveLabel } from './two-person.js';
 
 /** @import { State } from './state.js' */
 /** @import { ApprovalRecord, Decision } from './types.js' */
@@ -160,7 +161,7 @@ export function approvalActions(state, approval, { shortcuts }) {
           'data-approval-id': approval.id,
           onclick: onClick({ behavior: 'allow' }),
         },
-        'Approve once ',
+        approveLabel(approval),
         kbd('a'),
       ),
       rules.length > 0

@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { planActions, planView } from './plan-card.js';
 import { preview } from './preview.js';
 import { questionForm } from './question-card.js';
+import { twoPersonBadge } from './two-person.js';
 
 /** @import { State } from './state.js' */
 /** @import { ApprovalRecord } from './types.js' */
@@ -58,8 +59,10 @@ export function approvalBody(state, approval, options) {
         { class: 'approval-body tool-card' },
         deadlineBadge(approval),
         answerableSlot(approval, state.me),
+        twoPersonBadge(approval),
         preview(approval.toolName, approval.input),
-        editSection(state, approval),
+        // Two deciders allow the same input: a two-person approval is not edited (the server refuses it).
+        typeof approval.twoPerson === 'string' ? null : editSection(state, approval),
         approvalActions(state, approval, options),
       );
   }

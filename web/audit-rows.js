@@ -138,6 +138,9 @@ function outcome(record) {
     'span',
     { class: `outcome outcome-${record.outcome}` },
     record.interrupt ? `${words}, turn stopped` : words,
+    // A two-person approval (docs/decisions.md#two-person-rules): its first allow answered nobody.
+    record.kind === 'endorsement' ? ', 1 of 2' : null,
+    record.endorsedBy === undefined ? null : `, 2 of 2 (first: ${record.endorsedBy.name})`,
   );
 }
 

@@ -2,7 +2,8 @@
 // Answering an approval. The inbox hides the approval at once (optimistic), then the server's answer
 // settles it: the live `approval.decided` event confirms it; a 409 means someone (another tab, a
 // person at the terminal, a mode change) settled it first, which is fine — it leaves the inbox with a
-// note; any other failure brings it back so the decision can be retried.
+// note; any other failure brings it back so the decision can be retried. The first allow of a
+// two-person approval leaves it pending: it comes back, showing who allowed it.
 
 import { ApiError, decide as postDecision } from './api.js';
 import { toast } from './toast.js';
@@ -26,13 +27,24 @@ export async function decideApproval(state, approvalId, decision, { onFailed } =
   state.deciding.add(approvalId);
   state.changed();
   try {
-    await postDecision(approvalId, decision);
+    const answered = await postDecision(approvalId, decision);
+    if (answered?.approval?.status === 'pending') {
+      // The first allow of a two-person approval: it waits for a second person, so it shows again.
+      state.deciding.delete(approvalId);
+      state.changed();
+      toast(`Allowed, 1 of 2: ${approval.toolName} needs a second person's allow`);
+      return true;
+    }
     toast(`${DONE[decision.behavior]}: ${approval.toolName}`);
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
-      // Settled elsewhere: it stays hidden, and the live event that settled it will say how.
-      toast(`Already settled elsewhere: ${error.message}`, 'warn');
+      // Settled elsewhere: it stays hidden, and the live event that settled it will say how. A two-person
+      // approval this decider already allowed is still pending: it shows again, for a second person.
+      if (typeof approval.twoPerson === 'string') {
+        state.deciding.delete(approvalId);
+        toast(`Not taken: ${error.message}`, 'warn');
+      } else toast(`Already settled elsewhere: ${error.message}`, 'warn');
     } else {
       state.deciding.delete(approvalId);
       if (error instanceof Error) onFailed?.(error);

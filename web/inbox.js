@@ -13,13 +13,14 @@ import { unreachableSince } from './host-status.js';
 import { summary, titleLine } from './preview.js';
 import { forgetDraft } from './scope-picker.js';
 import { toast } from './toast.js';
+import { allowsIn } from './two-person.js';
 import { visibleText } from './visible-text.js';
 
 /** @import { State } from './state.js' */
 /** @import { ApprovalItem, Decision } from './types.js' */
 
 export class InboxView {
-  /** @type {Map<string, { card: HTMLElement, context: HTMLElement }>} */ #cards = new Map();
+  /** @type {Map<string, { card: HTMLElement, context: HTMLElement, allows: number }>} */ #cards = new Map();
   /** @type {string | undefined} */ selectedId;
 
   /**
@@ -86,6 +87,14 @@ export class InboxView {
     let previous = null;
     for (const approval of pending) {
       let entry = this.#cards.get(approval.id);
+      if (entry !== undefined && entry.allows !== allowsIn(approval)) {
+        // A two-person approval's first allow came in: the card is drawn anew (1 of 2, by whom), and is
+        // seen again before it takes an answer.
+        const fresh = this.#card(approval);
+        entry.card.replaceWith(fresh.card);
+        entry = fresh;
+        this.#cards.set(approval.id, entry);
+      }
       if (entry === undefined) {
         entry = this.#card(approval);
         this.#cards.set(approval.id, entry);
@@ -207,7 +216,7 @@ export class InboxView {
         : null,
       approvalBody(this.state, approval, { shortcuts: true }),
     );
-    return { card: offerAnswers(card, approval.id), context };
+    return { card: offerAnswers(card, approval.id), context, allows: allowsIn(approval) };
   }
 
   /**

@@ -285,11 +285,24 @@ export class State {
           alwaysAllowRules: Array.isArray(event.data.alwaysAllowRules) ? event.data.alwaysAllowRules : [],
           deadline: event.data.deadline ?? null,
           routing: event.data.routing ?? null,
+          twoPerson: event.data.twoPerson ?? null,
+          endorsements: [],
           status: 'pending',
           reason: null,
           createdAt: at,
         });
         break;
+      case 'approval.endorsed': {
+        // A two-person approval's first allow: it stays pending, back in the inbox for a second person.
+        const approval = this.approvals.get(event.data.approvalId);
+        this.deciding.delete(event.data.approvalId);
+        if (approval !== undefined && approval.status === 'pending')
+          this.approvals.set(approval.id, {
+            ...approval,
+            endorsements: [{ decidedBy: event.data.decidedBy, at }],
+          });
+        break;
+      }
       case 'approval.decided':
         this.#settle(
           event.data.approvalId,

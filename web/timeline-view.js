@@ -5,6 +5,7 @@
 import { AGENT_TOOLS, agentReport, promptForDisplay } from './agent-text.js';
 import { offerAnswers } from './approval-actions.js';
 import { approvalBody } from './approval-body.js';
+import { allowsIn } from './two-person.js';
 import { decisionDetail } from './decision-detail.js';
 import { h } from './dom.js';
 import { clip, clock, cost, tokens, triggerLabel } from './format.js';
@@ -70,6 +71,8 @@ export class TimelineView {
     return [
       'agentId' in item && item.agentId !== null ? this.#agentName(item.agentId) : null,
       item.kind === 'tool_call' ? this.#answerable(item) !== undefined : null,
+      // A two-person approval's first allow redraws the call (1 of 2, by whom).
+      item.kind === 'tool_call' ? allowsOf(this.#answerable(item)) : null,
     ];
   }
 
@@ -313,4 +316,12 @@ function permissionBadge(permission) {
     words,
     permission.detail ? h('span', { class: 'detail' }, `: ${permission.detail}`) : null,
   );
+}
+
+/**
+ * How many allows a pending approval holds so far (none for no approval).
+ * @param {import('./types.js').ApprovalRecord | undefined} approval
+ */
+function allowsOf(approval) {
+  return approval === undefined ? 0 : allowsIn(approval);
 }

@@ -43,6 +43,7 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
       sandbox,
       ...(command.detachedIdleMs === undefined ? {} : { detachedIdleMs: command.detachedIdleMs }),
       ...(command.routes === undefined ? {} : { routes: command.routes }),
+      ...(command.requireTwo === undefined ? {} : { requireTwo: command.requireTwo }),
     });
     const { recovered } = supervisor;
     if (recovered.processesReattached > 0)
@@ -81,6 +82,8 @@ export async function serveCommand(command: Extract<Command, { name: 'serve' }>)
           `(keys in ${server.vapidKeysPath})`,
       );
     notes.push(sandboxNote(supervisor.sandbox));
+    if (command.requireTwo !== undefined)
+      notes.push(`Two-person rules: ${command.requireTwo.join(', ')} need two deciders' allows`);
     printBanner(server, dataDir, command.host, loginCommandFor(dataDir, server.port, command.host), notes);
     await shutdown.requested;
     process.stderr.write(

@@ -185,6 +185,11 @@ export class Transcript {
         const allowed = behavior === 'allow_always' ? 'always allowed' : 'allowed';
         return this.#line(agent, s.green(`  ✓ ${allowed}${how}`));
       }
+      case 'approval.endorsed': {
+        const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;
+        const by = safe(event.data.decidedBy.name);
+        return this.#line(agent, s.yellow(`  ½ allowed by ${by}, 1 of 2: a second person must allow it`));
+      }
       case 'thread.rules_granted': {
         if (event.data.approvalId === null) return;
         const agent = this.#approvalAgents.get(event.data.approvalId) ?? null;

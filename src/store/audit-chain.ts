@@ -105,6 +105,15 @@ export function auditDraftOf(
     };
   }
   if (approval === undefined) return undefined;
+  if (event.type === 'approval.endorsed')
+    return {
+      ...approvalPart(approval, base),
+      kind: 'endorsement',
+      inputSha256: inputDigest(approval.input),
+      decidedBy: event.data.decidedBy,
+      outcome: 'allow',
+      reason: `first of two allows (${approval.twoPerson ?? 'two-person rule'})`,
+    };
   if (event.type === 'approval.decided') {
     const { data } = event;
     const edited = (data as { updatedInput?: unknown }).updatedInput;
@@ -119,6 +128,7 @@ export function auditDraftOf(
       reason: data.message,
       interrupt: data.interrupt,
       edit: editedInput === undefined ? null : { original: approval.input, edited: editedInput },
+      ...(data.endorsedBy === undefined ? {} : { endorsedBy: data.endorsedBy }),
     };
   }
   if (event.type === 'approval.cancelled' || event.type === 'approval.expired') {

@@ -13,8 +13,12 @@ import type { DecidedBy, DecisionGrant } from './records.js';
 export const AUDIT_FORMAT_VERSION = 2;
 export type AuditFormatVersion = 1 | typeof AUDIT_FORMAT_VERSION;
 
-/** `reminded` and `escalated`: a route's steps while an approval waited (approvals/routes.ts). */
-export type AuditKind = 'genesis' | 'decision' | 'cancelled' | 'expired' | 'reminded' | 'escalated';
+/**
+ * `endorsement`: the first allow of a two-person approval, which answered nobody by itself. `reminded` and
+ * `escalated`: a route's steps while an approval waited (approvals/routes.ts).
+ */
+export type AuditKind =
+  'genesis' | 'decision' | 'endorsement' | 'cancelled' | 'expired' | 'reminded' | 'escalated';
 export type AuditOutcome = 'allow' | 'allow_always' | 'deny' | 'cancelled' | 'expired';
 export const AUDIT_OUTCOMES = [
   'allow',
@@ -64,6 +68,8 @@ export interface AuditRecord {
   interrupt: boolean;
   /** Set when the decision changed the input: both versions, as given and as sent. */
   edit: { original: Record<string, unknown>; edited: Record<string, unknown> } | null;
+  /** A two-person approval's decision: who gave the first allow (its own `endorsement` record precedes). */
+  endorsedBy?: DecidedBy;
   /** Only on the genesis record: what the chain covers. */
   note?: string;
 }
@@ -78,6 +84,7 @@ export interface AuditRow {
 /** The events that get an audit record each (audit-log.ts writes them; verification looks for them). */
 export const AUDITED_EVENT_TYPES: readonly string[] = [
   'permission.decided',
+  'approval.endorsed',
   'approval.decided',
   'approval.cancelled',
   'approval.expired',

@@ -6,6 +6,7 @@ import type {
   ApprovalRouting,
   ApprovalDecision,
   ApprovalRecord,
+  DecidedBy,
   GrantScope,
   RunResult,
   RunStatus,
@@ -250,11 +251,18 @@ export interface EventDataMap {
       deadline?: ApprovalDeadline | null;
       /** Absent in events written before routing existed. */
       routing?: ApprovalRouting | null;
+      /** Why two deciders must allow it (ApprovalRecord.twoPerson); absent or null: one allow answers it. */
+      twoPerson?: string | null;
     };
   /** Its route's reminder time passed with the approval unanswered: those who may answer are reminded. */
   'approval.reminded': { approvalId: string; route: string };
   /** Its route's escalation time passed unanswered: `to` may answer it too, and are told. */
   'approval.escalated': { approvalId: string; route: string; to: string[] };
+  /**
+   * The first allow of a two-person approval: recorded and audited, the approval stays pending and the
+   * CLI hears nothing. A second allow from another decider decides it (`approval.decided`, `endorsedBy`).
+   */
+  'approval.endorsed': { approvalId: string; decidedBy: DecidedBy };
   'approval.decided': { approvalId: string } & ApprovalDecision;
   'approval.cancelled': { approvalId: string; reason: string };
   'approval.expired': { approvalId: string; reason: string };
@@ -315,6 +323,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'permission.decided',
   'permission.rejected',
   'approval.requested',
+  'approval.endorsed',
   'approval.decided',
   'approval.cancelled',
   'approval.expired',

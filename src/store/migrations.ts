@@ -152,6 +152,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "each approval's routing: its risks and its route's escalation, with the steps taken",
     sql: `ALTER TABLE approvals ADD COLUMN routing TEXT;`,
   },
+  {
+    version: 9,
+    description: 'two-person approvals: why two deciders must allow, and the first allow recorded',
+    sql: `
+      ALTER TABLE approvals ADD COLUMN two_person TEXT;
+      ALTER TABLE approvals ADD COLUMN endorsements TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 export function schemaVersion(db: BetterSqlite3.Database): number {

@@ -5,7 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 import { ConflictError, NotFoundError } from '../protocol/errors.js';
 import type { EventDataMap, EventDraft } from './event-types.js';
-import type { GrantedRule } from './records.js';
+import type { DecidedBy, Endorsement, GrantedRule } from './records.js';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -207,7 +207,8 @@ export class Projector {
           throw new ConflictError(`Approval ${d.approvalId} already exists`);
         this.#run(
           `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
-             suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, routing, status, created_at)
+             suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, routing,
+             two_person, status, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
           d.approvalId,
           threadId,
@@ -225,6 +226,7 @@ export class Projector {
           d.generation,
           json(d.deadline),
           json(d.routing),
+          d.twoPerson ?? null,
           at,
         );
         return;
@@ -233,9 +235,12 @@ export class Projector {
         return this.#routeStep(event.data.approvalId, '$.escalation.remindedAt', at);
       case 'approval.escalated':
         return this.#routeStep(event.data.approvalId, '$.escalation.escalatedAt', at);
+      case 'approval.endorsed':
+        return this.#endorse(event.data.approvalId, at, event.data.decidedBy);
       case 'approval.decided': {
         const { approvalId, ...decision } = event.data;
         const status = decision.behavior === 'deny' ? 'denied' : 'allowed';
+        if (status === 'allowed') this.#checkSecondAllow(approvalId, decision.decidedBy?.name);
         return this.#settle(
           approvalId,
           'status = ?, decision = ?, settled_at = ?',
@@ -270,7 +275,51 @@ export class Projector {
     }
   }
 
-  /** Compare-and-set: only a pending approval can be settled, once. */
+  /**
+   * The first allow of a two-person approval, compare-and-set: the approval is pending, needs two and has
+   * no first allow yet. Two first allows racing (on any host of a fleet) cannot both land: the loser's
+   * is a ConflictError, and its decider's allow is then the second (decider.ts).
+   */
+  #endorse(approvalId: string, at: string, decidedBy: DecidedBy): void {
+    const row = this.#twoPersonRow(approvalId);
+    if (row.status !== 'pending')
+      throw new ConflictError(`The approval ${approvalId} is ${row.status}; that change no longer applies`);
+    if (row.two_person === null)
+      throw new ConflictError(`Approval ${approvalId} needs one allow; it takes no first allow`);
+    const endorsements = JSON.parse(row.endorsements) as Endorsement[];
+    if (endorsements.length > 0)
+      throw new ConflictError(
+        `Approval ${approvalId} already has its first allow, from ${endorsements[0]?.decidedBy.name ?? '?'}`,
+      );
+    this.#run(
+      'UPDATE approvals SET endorsements = ? WHERE id = ?',
+      JSON.stringify([{ decidedBy, at }]),
+      approvalId,
+    );
+  }
+
+  /** A two-person approval is allowed only by a second allow: another decider than its first allow's. */
+  #checkSecondAllow(approvalId: string, name: string | undefined): void {
+    const row = this.#twoPersonRow(approvalId);
+    if (row.two_person === null) return;
+    const first = (JSON.parse(row.endorsements) as Endorsement[])[0];
+    if (first === undefined)
+      throw new ConflictError(`Approval ${approvalId} needs two deciders' allows; it has none yet`);
+    if (first.decidedBy.name === name)
+      throw new ConflictError(
+        `Approval ${approvalId} was already allowed by ${first.decidedBy.name}; a second person must allow it`,
+      );
+  }
+
+  #twoPersonRow(approvalId: string): { status: string; two_person: string | null; endorsements: string } {
+    const row = this.#get(
+      'SELECT status, two_person, endorsements FROM approvals WHERE id = ?',
+      approvalId,
+    ) as { status: string; two_person: string | null; endorsements: string } | undefined;
+    if (row === undefined) throw notFound('approval', approvalId);
+    return row;
+  }
+
   /** A route's step: only a pending approval with an escalation takes one. */
   #routeStep(approvalId: string, path: string, at: string): void {
     const changed = this.#run(
@@ -284,6 +333,7 @@ export class Projector {
       throw new ConflictError(`Approval ${approvalId} is not pending with a route to escalate`);
   }
 
+  /** Compare-and-set: only a pending approval can be settled, once. */
   #settle(approvalId: string, set: string, ...values: unknown[]): void {
     this.#transition('approvals', 'approval', approvalId, "status = 'pending'", set, ...values);
   }

@@ -269,6 +269,14 @@ export interface ApprovalDecision {
   decidedBy?: DecidedBy;
   /** With allow_always: what it added and where; absent on decisions recorded before it was kept. */
   grant?: DecisionGrant;
+  /** A two-person approval's allow: who allowed it first (the decision is the second allow). */
+  endorsedBy?: DecidedBy;
+}
+
+/** A first allow of a two-person approval: who gave it and when; it answers nobody by itself. */
+export interface Endorsement {
+  decidedBy: DecidedBy;
+  at: string;
 }
 
 export interface ApprovalRecord {
@@ -294,6 +302,13 @@ export interface ApprovalRecord {
   deadline: ApprovalDeadline | null;
   /** Its risks and escalation (null on approvals recorded before routing existed). */
   routing: ApprovalRouting | null;
+  /**
+   * Why two different deciders must allow it (a two-person rule, docs/decisions.md#two-person-rules), e.g.
+   * `protected write: .git/config`; null: one allow answers it. Fixed when it is requested.
+   */
+  twoPerson: string | null;
+  /** The allows recorded that did not answer it yet: a two-person approval's first (at most one). */
+  endorsements: Endorsement[];
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   /** Why it was cancelled or expired. */

@@ -6,6 +6,7 @@ import type {
   ApprovalRouting,
   ApprovalDecision,
   ApprovalRecord,
+  Endorsement,
   GrantedRule,
   RunRecord,
   RunResult,
@@ -113,6 +114,8 @@ export function approvalFromRow(row: Row): ApprovalRecord {
     deadline: parsed<ApprovalDeadline>(row.deadline),
     // Absent before the column existed (a read-only reader of an older database).
     routing: parsed<ApprovalRouting>(row.routing),
+    twoPerson: strOrNull(row.two_person),
+    endorsements: parsed<Endorsement[]>(row.endorsements) ?? [],
     blockedPath: strOrNull(row.blocked_path),
     decisionReason: strOrNull(row.decision_reason),
     generation: Number(row.generation),

@@ -14,6 +14,7 @@ import { DurablePublisher } from './durable/durable-publish.js';
 import { ChangeNotifier } from './event-stream.js';
 import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
 import type { SandboxState } from './runtime/sandbox-state.js';
+import type { TwoPersonRules } from '../policy/two-person.js';
 import type { QueryFunction } from './types.js';
 
 export interface CoreOptions {
@@ -39,6 +40,8 @@ export interface CoreOptions {
   readonly routes: readonly ApprovalRoute[];
   /** The clock routes are timed by (route-timers.ts). */
   readonly routeClock: RouteTimers;
+  /** Which approvals this host makes need two deciders' allows (policy/two-person.ts). */
+  readonly twoPerson: TwoPersonRules;
 }
 
 export class SupervisorCore {

@@ -89,7 +89,7 @@ export class Supervisor {
       throw new TypeError('options.store must be a postgres:// URL');
     if (host !== undefined && storeUrl === undefined)
       throw new TypeError('options.host needs options.store: a fleet shares a PostgreSQL store');
-    const { idleParkMs, detachedIdleMs, suggestRulesAfter } = validateOpenOptions(options);
+    const { idleParkMs, detachedIdleMs, suggestRulesAfter, twoPerson } = validateOpenOptions(options);
     return attempt(async () => {
       // Refused before anything is opened: `required` starts no CLI without the sandbox.
       const sandbox = openSandboxState(options.sandbox ?? defaultSandboxMode(), () =>
@@ -117,6 +117,7 @@ export class Supervisor {
           sandbox,
           routes: validateRoutes(options.routes),
           routeClock: options.routeClock ?? REAL_ROUTE_TIMERS,
+          twoPerson,
         });
         const { enforced, reason } = sandbox.status;
         if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));

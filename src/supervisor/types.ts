@@ -112,6 +112,13 @@ export interface SupervisorOptions {
   routes?: ApprovalRoute[];
   /** The clock the routes' steps wait on (default: real timers); a test passes one it moves by hand. */
   routeClock?: RouteTimers;
+  /**
+   * Two-person rules (docs/decisions.md#two-person-rules): approvals that need the allows of two
+   * different deciders before the CLI hears allow. `protected-writes`, `full-access` (every approval of a
+   * full-access thread) and rule patterns (`Bash(git push:*)`, matched as deny rules are). Fixed on each
+   * approval when it is requested, by the host that runs its thread. Default: none.
+   */
+  requireTwo?: string[];
 }
 
 /** What close() did: the detached CLIs it left running (empty when it ended them all). */

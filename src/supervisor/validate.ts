@@ -1,6 +1,7 @@
 // Checks what callers pass to the Supervisor, once, at the boundary. Bad input is a ValidationError with
 // the offending field (bad options of open() a TypeError); nothing is written before these pass. What a
 // decision says is checked in approvals/validate.ts.
+import { compileTwoPersonRules, type TwoPersonRules } from '../policy/two-person.js';
 import { statSync } from 'node:fs';
 import { SUGGEST_AFTER } from '../policy/suggest.js';
 import { resolve } from 'node:path';
@@ -27,6 +28,7 @@ export function validateOpenOptions(options: SupervisorOptions): {
   idleParkMs: number;
   detachedIdleMs: number;
   suggestRulesAfter: number;
+  twoPerson: TwoPersonRules;
 } {
   const { dataDir, claudePath, env, onWarning, query, detached = true } = options;
   if (typeof detached !== 'boolean') throw new TypeError('options.detached must be a boolean');
@@ -46,6 +48,7 @@ export function validateOpenOptions(options: SupervisorOptions): {
     idleParkMs: validateIdleParkMs(options.idleParkMs),
     detachedIdleMs: validateDetachedIdleMs(options.detachedIdleMs),
     suggestRulesAfter: validateSuggestRulesAfter(options.suggestRulesAfter),
+    twoPerson: validateRequireTwo(options.requireTwo),
   };
 }
 
@@ -54,6 +57,15 @@ function validateSuggestRulesAfter(value: unknown): number {
   if (!Number.isSafeInteger(value) || (value as number) < 0)
     throw new TypeError('options.suggestRulesAfter must be a whole number, 0 or more');
   return value as number;
+}
+
+/** `options.requireTwo`: the two-person rules (policy/two-person.ts); a bad entry is a TypeError naming it. */
+function validateRequireTwo(requireTwo: unknown): TwoPersonRules {
+  try {
+    return compileTwoPersonRules(requireTwo, 'options.requireTwo');
+  } catch (error) {
+    throw new TypeError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 export function validateId(id: unknown, field: string): string {

@@ -10,12 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
-import {
-  BACKGROUND_AGENT_PROMPT,
-  backgroundSubagentScenario,
-  scenario,
-  type MockScript,
-} from '../../src/testing/index.js';
+import { BACKGROUND_AGENT_PROMPT, backgroundSubagentScenario, scenario } from '../../src/testing/index.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
 import { freshDatabase, testCluster } from '../helpers/store-backends.js';
 import { signal } from './helpers/sdk-session.js';
@@ -25,51 +20,18 @@ import {
   pollFor,
   runCompleted,
   startServe,
+  stopServeFleet,
   threadEvents,
   trackedCli,
   type Json,
   type ServeProcess,
 } from './helpers/serve-process.js';
 import { connectSocket, type SocketClient } from './helpers/server-session.js';
-import { assertNoProcessLeft, waitForNoProcess } from './helpers/supervisor-session.js';
+import { watchToolResults, type ToolResultLog } from './helpers/tool-results.js';
 
 const HOST_NAMES = ['host-a', 'host-b', 'host-c'] as const;
 const ASK_PROMPT = '[[ask]] make a file';
 const ASK_FILE = 'three-hosts.txt';
-
-/** When the mock received each tool result (by tool_use id): the moment a decision reached the CLI. */
-interface ToolResultLog {
-  count(toolUseId: string): number;
-  /** Resolves with the time (Date.now()) the first result for this call arrived. */
-  arrived(toolUseId: string): Promise<number>;
-  results(toolUseId: string): { isError: boolean; at: number }[];
-}
-
-function watchToolResults(script: MockScript): { script: MockScript; log: ToolResultLog } {
-  const seen = new Map<string, { isError: boolean; at: number }[]>();
-  const waiters = new Map<string, ((at: number) => void)[]>();
-  const watched: MockScript = (ctx) => {
-    for (const result of ctx.toolResults) {
-      const at = Date.now();
-      seen.set(result.toolUseId, [...(seen.get(result.toolUseId) ?? []), { isError: result.isError, at }]);
-      for (const wake of waiters.get(result.toolUseId) ?? []) wake(at);
-      waiters.delete(result.toolUseId);
-    }
-    return script(ctx);
-  };
-  return {
-    script: watched,
-    log: {
-      count: (id) => seen.get(id)?.length ?? 0,
-      results: (id) => seen.get(id) ?? [],
-      arrived: (id) => {
-        const first = seen.get(id)?.[0];
-        if (first !== undefined) return Promise.resolve(first.at);
-        return new Promise((resolve) => waiters.set(id, [...(waiters.get(id) ?? []), resolve]));
-      },
-    },
-  };
-}
 
 interface Fleet {
   readonly session: CommandSession;
@@ -175,17 +137,9 @@ function shuffled<T>(items: readonly T[]): T[] {
   return copy;
 }
 
-/** Ends the three servers (SIGTERM; --stop-agents ends the CLIs they own) and checks nothing is left. */
-async function stopFleet(fleet: Fleet): Promise<void> {
-  for (const host of fleet.hosts) host.process.child.kill('SIGTERM');
-  for (const [i, host] of fleet.hosts.entries())
-    assert.deepEqual(
-      await host.process.exited,
-      { code: 0, signal: null },
-      `${HOST_NAMES[i]} exits cleanly; stderr: ${host.process.stderr()}`,
-    );
-  await waitForNoProcess(fleet.session.scratch.home, 30_000);
-  assertNoProcessLeft(fleet.session.scratch.home);
+/** Ends the servers and checks nothing is left. */
+function stopFleet(fleet: Fleet): Promise<void> {
+  return stopServeFleet(fleet.hosts, HOST_NAMES, fleet.session.scratch.home);
 }
 
 const skip = postgresAvailable() ? false : 'PostgreSQL is not available';

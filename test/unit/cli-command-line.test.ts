@@ -249,6 +249,22 @@ describe('warden command line', () => {
     );
   });
 
+  it('reads serve --require-two as a list of kinds and rules, refusing what is neither', () => {
+    const serve = parseCommand([
+      'serve',
+      '--require-two',
+      'protected-writes',
+      '--require-two',
+      'Bash(git push:*)',
+    ]);
+    assert.deepEqual(serve.name === 'serve' && serve.requireTwo, ['protected-writes', 'Bash(git push:*)']);
+    assert.equal(parseCommand(['serve']).name === 'serve' && 'requireTwo' in parseCommand(['serve']), false);
+    assert.match(
+      usageError(['serve', '--require-two', 'Bash()']).message,
+      /--require-two\[0\] .* has an empty pattern/,
+    );
+  });
+
   it('asks for help and the version before anything else', () => {
     assert.deepEqual(parseCommand(['--help']), { name: 'help' });
     assert.deepEqual(parseCommand(['help']), { name: 'help' });
@@ -271,6 +287,7 @@ describe('warden command line', () => {
         '--push-contact URL',
         '--park-after D',
         '--detached-idle D',
+        '--require-two R',
         '--store URL',
         '--host-name NAME',
       ],

@@ -52,6 +52,8 @@ export type Command =
       store?: string;
       /** With `store`: this host's name in the fleet. */
       hostName?: string;
+      /** Two-person rules: kinds and rule patterns whose approvals need two deciders' allows. */
+      requireTwo?: string[];
     } & ServerFlags)
   | { name: 'hosts'; store?: string; json?: boolean }
   | ({

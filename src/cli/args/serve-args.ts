@@ -1,6 +1,7 @@
 // `warden serve` (the API and web UI over this data directory) and `warden demo` (the same, offline).
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../../server/notify/formats.js';
 import { isHttpUrl, isPushSubject } from '../../server/notify/notify-options.js';
+import { compileTwoPersonRules } from '../../policy/two-person.js';
 import { parseDuration } from '../duration.js';
 import type { Command } from './command.js';
 import { CLAUDE, DATA_DIR, HOST, HOST_NAME, oneOf, PORT, STORE } from './flags.js';
@@ -108,6 +109,21 @@ export const SERVE = defineCommand({
         return ms;
       },
     }),
+    'require-two': stringsFlag({
+      placeholder: 'R',
+      help:
+        "approvals that need two different deciders' allows: protected-writes, full-access (every " +
+        'approval of a full-access thread) or a rule such as Bash(git push:*); repeatable',
+      defaultHelp: 'none',
+      check: (text) => {
+        try {
+          compileTwoPersonRules([text], '--require-two');
+        } catch (error) {
+          throw new UsageError(error instanceof Error ? error.message : String(error));
+        }
+        return text;
+      },
+    }),
     store: {
       ...STORE,
       help:
@@ -126,6 +142,7 @@ export const SERVE = defineCommand({
     const webhooks = pairWebhooks(options);
     const parkAfterMs = values['park-after'];
     const detachedIdleMs = values['detached-idle'];
+    const requireTwo = values['require-two'];
     return {
       name: 'serve',
       ...(values.port === undefined ? {} : { port: values.port }),
@@ -140,6 +157,7 @@ export const SERVE = defineCommand({
       ...(values['web-push'] === true ? { webPush: contact === undefined ? {} : { subject: contact } } : {}),
       ...(parkAfterMs === undefined ? {} : { parkAfterMs }),
       ...(detachedIdleMs === undefined ? {} : { detachedIdleMs }),
+      ...(requireTwo === undefined || requireTwo.length === 0 ? {} : { requireTwo }),
     };
   },
 });

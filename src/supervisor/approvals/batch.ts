@@ -37,6 +37,8 @@ export interface BatchPreview {
  * a preview line cannot show what it writes.
  */
 export function leftOutOfAllow(approval: ApprovalRecord, policy: CompiledPolicy): string | undefined {
+  // Two deciders allow it one by one, each seeing it: not in bulk (docs/decisions.md#two-person-rules).
+  if (approval.twoPerson !== null) return `needs two deciders' allows (${approval.twoPerson})`;
   return protectedWriteReason(policy, approval.toolName, approval.input, {
     decisionReason: approval.decisionReason,
     blockedPath: approval.blockedPath,

@@ -5,7 +5,7 @@
 // meanwhile gives a ConflictError.
 import { ConflictError, StoreError, ValidationError } from '../../protocol/errors.js';
 import type { StoredEvent } from '../../store/event-types.js';
-import type { ApprovalRecord, ThreadMode, ThreadRecord } from '../../store/records.js';
+import type { ApprovalRecord, DecidedBy, ThreadMode, ThreadRecord } from '../../store/records.js';
 import { compilePolicy, validateMode, type CompiledPolicy } from '../../policy/policy.js';
 import type { SupervisorCore } from '../core.js';
 import type { FleetMembership } from '../fleet/fleet.js';
@@ -169,6 +169,9 @@ export class Decider {
         'behavior',
       );
     this.#checkAnswerable(approval);
+    const second =
+      behavior === 'deny' ? undefined : this.#secondAllow(approval, decidedBy, sent.updatedInput);
+    if (second === 'first') return this.#threads.approval(approvalId);
     // The rules the approval shows (or narrower ones), for the scope chosen; never the CLI's suggestions.
     const thread = this.#threads.thread(approval.threadId);
     const grant =
@@ -193,6 +196,7 @@ export class Decider {
           by,
           decidedBy,
           ...(granted === null ? {} : { grant: granted }),
+          ...(second === undefined ? {} : { endorsedBy: second }),
         },
       },
       ...(granted === null
@@ -212,6 +216,43 @@ export class Decider {
     // A plan approved with a mode chosen: the thread goes on in that mode.
     if (sent.mode !== null) this.setMode(approval.threadId, sent.mode);
     return this.#threads.approval(approvalId);
+  }
+
+  /**
+   * An allow of a two-person approval (two-person.ts): the first is recorded (`approval.endorsed`) and
+   * answers nobody — 'first'; the second, from another decider, decides it — the first's decider is
+   * returned. Undefined: one allow answers this approval. The projector checks both compare-and-set, so a
+   * first allow that lost a race to another decider's becomes the second.
+   */
+  #secondAllow(
+    approval: ApprovalRecord,
+    decidedBy: DecidedBy,
+    edited: Record<string, unknown> | null,
+  ): DecidedBy | 'first' | undefined {
+    if (approval.twoPerson === null) return undefined;
+    if (edited !== null)
+      throw new ValidationError(
+        `Approval ${approval.id} needs two deciders' allows of the same input; it cannot be allowed edited`,
+        'updatedInput',
+      );
+    let first = approval.endorsements[0]?.decidedBy;
+    if (first === undefined) {
+      try {
+        this.#core.commit(approval.threadId, [
+          { type: 'approval.endorsed', data: { approvalId: approval.id, decidedBy } },
+        ]);
+        return 'first';
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        first = this.#threads.approval(approval.id).endorsements[0]?.decidedBy;
+        if (first === undefined) throw error;
+      }
+    }
+    if (first.name === decidedBy.name)
+      throw new ConflictError(
+        `Approval ${approval.id} was already allowed by ${first.name}; it needs a second person's allow (${approval.twoPerson})`,
+      );
+    return first;
   }
 
   /**

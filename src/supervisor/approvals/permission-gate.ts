@@ -17,6 +17,7 @@ import { answerOnceDurable } from '../durable/durable-publish.js';
 import { settledAnswer } from './approval-waiters.js';
 import type { LiveSession } from '../runtime/live-session.js';
 import { requestVerdict, type CompiledPolicy } from '../../policy/policy.js';
+import { twoPersonReason } from '../../policy/two-person.js';
 import { permissionRequestProblem } from './validate.js';
 
 /** What the gate needs to know about the thread the request came to. */
@@ -196,10 +197,13 @@ export async function gatePermission(
 
   // The one function a simulation over the log asks too (policy/simulate.ts): the two cannot differ.
   const cli = { decisionReason: context.decisionReason, blockedPath: context.blockedPath };
-  const decided = requestVerdict(host.policy(), toolName, input, cli);
+  const policy = host.policy();
+  const decided = requestVerdict(policy, toolName, input, cli);
   const { verdict } = decided;
-  // A protected or CLI-sensitive write is a person's to allow: no deadline may allow it for them.
-  const guarded = decided.step === 'protected-write';
+  const twoPerson = twoPersonReason(core.options.twoPerson, { policy, toolName, input, step: decided.step });
+  // A protected or CLI-sensitive write is a person's to allow, a two-person one two people's: no deadline
+  // may allow it for them.
+  const guarded = decided.step === 'protected-write' || twoPerson !== null;
   // The host lets go of the process meanwhile: the request is the next host's to answer.
   const wanted = (): boolean => !session.detaching;
   if (verdict.behavior !== 'ask') {
@@ -263,6 +267,7 @@ export async function gatePermission(
           generation: session.generation,
           deadline: host.deadlineFor(toolName, input, { guarded }),
           routing: host.routingFor(toolName, input, { guarded }),
+          twoPerson,
         },
       },
     ],

@@ -1,6 +1,7 @@
 // What the thread's policy answers by itself for an approval still pending, once the thread's mode has
 // changed (a mode chosen by a person, or with an approved plan). The CLI's reason for asking still
-// counts: a write it called sensitive is never settled by a mode, and a question for a person never is.
+// counts: a write it called sensitive is never settled by a mode, and a question for a person never is;
+// nor is a two-person approval allowed by one.
 import type { EventDraft } from '../../store/event-types.js';
 import type { ApprovalRecord } from '../../store/records.js';
 import { evaluatePolicy, type CompiledPolicy } from '../../policy/policy.js';
@@ -16,6 +17,8 @@ export function policyAnswer(policy: CompiledPolicy, approval: ApprovalRecord): 
     }),
   );
   if (verdict.behavior === 'ask') return undefined;
+  // Two people's to allow (two-person.ts): no mode allows it for them; a deny still applies.
+  if (verdict.behavior === 'allow' && approval.twoPerson !== null) return undefined;
   return {
     type: 'approval.decided',
     data: {

@@ -38,7 +38,8 @@ export interface Warden {
 /**
  * `buildScript` gets the scratch directories, for tool calls that name files in the project;
  * `idleParkMs` is the supervisor's (its default when absent); with `fleet`, the supervisor is that host
- * of a fleet on that PostgreSQL database; `routes` the supervisor's routes of unanswered approvals, timed by `routeClock` when given.
+ * of a fleet on that PostgreSQL database; `routes` the supervisor's routes of unanswered approvals, timed by
+ * `routeClock` when given; `requireTwo`, its two-person rules.
  */
 export async function startWarden(
   t: TestContext,
@@ -48,11 +49,13 @@ export async function startWarden(
     fleet,
     routes,
     routeClock,
+    requireTwo,
   }: {
     idleParkMs?: number;
     fleet?: { store: string; hostName: string };
     routes?: ApprovalRoute[];
     routeClock?: RouteTimers;
+    requireTwo?: string[];
   } = {},
 ): Promise<Warden> {
   // Supervisor.close() resolves once the CLI's stream has ended; the process may take a moment more to exit
@@ -73,6 +76,7 @@ export async function startWarden(
     ...(fleet === undefined ? {} : { store: fleet.store, host: { name: fleet.hostName } }),
     ...(routes === undefined ? {} : { routes }),
     ...(routeClock === undefined ? {} : { routeClock }),
+    ...(requireTwo === undefined ? {} : { requireTwo }),
   });
   world.defer(() => supervisor.close({ stopAgents: true }));
   world.defer(() => parts.server?.close());

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { until, type TestWorld } from '../../../src/testing/index.js';
 import { spawnWarden, type WardenProcess } from './server-command.js';
+import { assertNoProcessLeft, waitForNoProcess } from './supervisor-session.js';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -129,4 +130,24 @@ export async function trackedCli(
   const cli = thread.cliProcess as Json;
   world.track(cli.pid as number);
   return { pid: cli.pid as number, startTicks: cli.startTime as number, spoolDir: cli.spoolDir };
+}
+
+/**
+ * Ends the servers of a fleet (SIGTERM; with --stop-agents each ends the CLIs it owns), checks each exited
+ * cleanly (named by `names`) and that no process of the world's `home` is left.
+ */
+export async function stopServeFleet(
+  hosts: readonly ServeProcess[],
+  names: readonly string[],
+  home: string,
+): Promise<void> {
+  for (const host of hosts) host.process.child.kill('SIGTERM');
+  for (const [i, host] of hosts.entries())
+    assert.deepEqual(
+      await host.process.exited,
+      { code: 0, signal: null },
+      `${names[i] ?? i} exits cleanly; stderr: ${host.process.stderr()}`,
+    );
+  await waitForNoProcess(home, 30_000);
+  assertNoProcessLeft(home);
 }
