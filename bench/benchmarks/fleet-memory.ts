@@ -107,7 +107,7 @@ export const fleetMemoryBenchmark: Benchmark = {
           digits: 0,
         },
         parkedRuns,
-        (r) => r.clis.count,
+        (r) => r.cliCount,
       ),
       wardenFigureOf(mib('parked-cli-rss', `${P}: CLIs' RSS, summed`), parkedRuns, (r) => r.clis.rssMiB),
       wardenFigureOf(mib('parked-cli-pss', `${P}: CLIs' PSS, summed`), parkedRuns, (r) => r.clis.pssMiB),
@@ -116,7 +116,7 @@ export const fleetMemoryBenchmark: Benchmark = {
       wardenFigureOf(
         { id: 'live-cli-count', label: `${L}: CLI processes`, unit: 'processes', better: 'lower', digits: 0 },
         liveRuns,
-        (r) => r.clis.count,
+        (r) => r.cliCount,
       ),
       wardenFigureOf(mib('live-cli-rss', `${L}: CLIs' RSS, summed`), liveRuns, (r) => r.clis.rssMiB),
       wardenFigureOf(mib('live-cli-pss', `${L}: CLIs' PSS, summed`), liveRuns, (r) => r.clis.pssMiB),
@@ -169,13 +169,13 @@ export const fleetMemoryBenchmark: Benchmark = {
             ),
           );
     const met = parked.ok
-      ? parked.value.clis.count === atWork && parked.value.parked === idleCount
+      ? parked.value.cliCount === atWork && parked.value.parked === idleCount
       : undefined;
     const target: TargetCheck = {
       target: `a host with ${threads.toLocaleString('en-US')} threads holds CLIs only for the ${atWork} at work`,
       met,
       standing: parked.ok
-        ? `${parked.value.clis.count} CLI processes for ${parked.value.atWork} threads at work; ` +
+        ? `${parked.value.cliCount} CLI processes for ${parked.value.atWork} threads at work; ` +
           `${parked.value.parked} of ${idleCount} idle threads parked`
         : `the parked run failed: ${parked.reason}`,
       ...(met === false ? { gap: 'a CLI outlived its park, or an idle thread was not parked' } : {}),

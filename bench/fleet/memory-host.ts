@@ -59,8 +59,10 @@ export interface MemoryHostResult {
   readonly baselineRssMiB: number;
   readonly hostRssMiB: number;
   readonly hostHeapUsedMiB: number;
-  /** Every CLI process and its descendants. */
+  /** Every CLI process and its descendants (the sandbox's bubblewrap and socat among them). */
   readonly clis: ProcessMemory;
+  /** The CLIs themselves: marked processes whose parent is not one (a sandbox's helpers are not counted). */
+  readonly cliCount: number;
   /** The process trees of the threads at work, and of the idle live ones (live mode). */
   readonly atWorkClis: ProcessMemory;
   readonly idleClis: ProcessMemory;
@@ -264,14 +266,17 @@ try {
       ids.flatMap((id) => cliOf(id) ?? []),
       parentOf,
     );
-  const clis = memoryOf(pidsWithEnv(CLI_MARKER_VARIABLE, cliMarker).filter((pid) => parentOf.has(pid)));
+  const marked = pidsWithEnv(CLI_MARKER_VARIABLE, cliMarker).filter((pid) => parentOf.has(pid));
+  const markedSet = new Set(marked);
+  const cliCount = marked.filter((pid) => !markedSet.has(parentOf.get(pid) ?? 0)).length;
+  const clis = memoryOf(marked);
   const atWorkClis = memoryOf(pidsOf(working));
   const idleClis = memoryOf(pidsOf(idle));
   const loadAverageAtMeasure = loadavg()[0] ?? 0;
   const parkedAtMeasure = parkedCount();
   progress(
     `host RSS ${host.rssMiB.toFixed(0)} MiB, heap ${host.heapUsedMiB.toFixed(0)} MiB; ` +
-      `${clis.count} CLI processes, RSS ${clis.rssMiB.toFixed(0)} MiB, PSS ${clis.pssMiB.toFixed(0)} MiB`,
+      `${cliCount} CLIs (${clis.count} processes with their helpers), RSS ${clis.rssMiB.toFixed(0)} MiB, PSS ${clis.pssMiB.toFixed(0)} MiB`,
   );
 
   // The probe's next messages: parked before each (its CLI gone), or live all along.
@@ -310,6 +315,7 @@ try {
     hostRssMiB: host.rssMiB,
     hostHeapUsedMiB: host.heapUsedMiB,
     clis,
+    cliCount,
     atWorkClis,
     idleClis,
     loadAverageAtMeasure,

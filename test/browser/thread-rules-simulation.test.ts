@@ -1,12 +1,15 @@
 // A rule typed in the thread's rules panel, in Chromium against the real CLI: once the typing pauses, the
 // panel says what the rule would have done in the thread so far (the server's simulation of its history)
 // — before anything is saved, asked once for the pause and not once per key; Save adds it to the thread,
-// where it is listed (and held on the thread's record) like a rule granted from a card.
+// where it is listed (and held on the thread's record) like a rule granted from a card. The panel with its
+// simulation is photographed (docs/screenshots/rules-simulation.png, refreshed with
+// WARDEN_UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 
 import { scenario } from '../../src/testing/index.js';
 import { openBrowser } from './helpers/browser.js';
+import { photograph } from './helpers/photograph.js';
 import { runEnded, threadWaitingForApproval } from './helpers/threads.js';
 import { startWarden } from './helpers/warden.js';
 
@@ -45,6 +48,7 @@ it('a typed rule shows its simulation before Save, and Save adds it', { timeout:
     })
     .waitFor();
   assert.deepEqual(grants, [], 'nothing is saved while the simulation is shown');
+  await photograph(panel, 'rules-simulation', false);
   assert.deepEqual(
     simulations,
     [{ limit: 0, scope: { threadId }, change: { allow: [RULE] } }],
