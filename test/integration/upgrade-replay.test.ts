@@ -23,6 +23,7 @@ import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { Replica } from '../../src/store/postgres/replica.js';
 import { LATEST_PG_SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { readStoreSnapshot } from '../../src/store/read-only.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { postgresAvailable } from '../../src/testing/postgres-cluster.js';
@@ -202,6 +203,11 @@ describe('upgrade replay: a real log of every SQLite schema version, opened by t
         error.message.includes(
           `schema version ${LATEST_SCHEMA_VERSION + 1}; this Warden knows versions up to ${LATEST_SCHEMA_VERSION}`,
         ),
+    );
+    assert.throws(
+      () => readStoreSnapshot(file),
+      (error: unknown) => error instanceof StoreError && error.code === 'STORE_TOO_NEW',
+      'warden status refuses it too',
     );
     assert.deepEqual(readFileSync(file), before);
   });
