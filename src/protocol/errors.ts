@@ -26,6 +26,7 @@ export type WardenErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_LOCKED'
   | 'STORE_CORRUPT'
+  | 'STORE_TOO_NEW'
   | 'SERVER_REQUEST_FAILED'
   | 'SANDBOX_UNAVAILABLE'
   | 'CLI_TOO_OLD';
@@ -245,14 +246,14 @@ export class ValidationError extends WardenError {
 }
 
 export type StoreErrorCode =
-  'STORE_FAILED' | 'STORE_FULL' | 'STORE_UNAVAILABLE' | 'STORE_LOCKED' | 'STORE_CORRUPT';
+  'STORE_FAILED' | 'STORE_FULL' | 'STORE_UNAVAILABLE' | 'STORE_LOCKED' | 'STORE_CORRUPT' | 'STORE_TOO_NEW';
 
 /**
  * The store could not be opened, read or written; `code` says why. `STORE_FULL`: the disk (or the
  * database's size cap) is full. `STORE_UNAVAILABLE`: an I/O error (a failed write or fsync, a read-only
  * file). `STORE_LOCKED`: another process holds the database. `STORE_CORRUPT`: the file is damaged or is
- * not a Warden database. `STORE_FAILED`: anything else (a database from a newer Warden, a failed
- * migration). Nothing of a failed commit is written.
+ * not a Warden database. `STORE_TOO_NEW`: a newer Warden wrote it (its schema version is past the newest
+ * this one knows); nothing was written to it. `STORE_FAILED`: anything else (a failed migration). Nothing of a failed commit is written.
  */
 export class StoreError extends WardenError {
   constructor(message: string, options?: { cause?: unknown; code?: StoreErrorCode }) {

@@ -4,6 +4,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { StoreError } from '../protocol/errors.js';
+import { refuseNewerSchema } from './schema-too-new.js';
 
 export interface Migration {
   readonly version: number;
@@ -162,21 +163,26 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The newest schema version this Warden knows. */
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
 export function schemaVersion(db: BetterSqlite3.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /**
  * Brings the database to the latest version. Refuses a database written by a newer Warden (it would
- * misread the data) with a StoreError; a migration that fails is rolled back and reported the same way.
+ * misread the data) with STORE_TOO_NEW; a migration that fails is rolled back (STORE_FAILED). `where`
+ * names the database in errors.
  */
-export function migrate(db: BetterSqlite3.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+export function migrate(
+  db: BetterSqlite3.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+  where = 'this database',
+): number {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
-  if (current > latest)
-    throw new StoreError(
-      `The database has schema version ${current}; this Warden knows versions up to ${latest}. Use a newer Warden.`,
-    );
+  refuseNewerSchema(where, current, latest);
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     try {

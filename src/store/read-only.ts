@@ -9,8 +9,10 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 import { StoreError } from '../protocol/errors.js';
+import { LATEST_SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import type { ThreadSummary } from './records.js';
 import { threadFromRow, type Row } from './rows.js';
+import { refuseNewerSchema } from './schema-too-new.js';
 
 export {
   readPostgresAudit,
@@ -35,6 +37,7 @@ export function readStoreSnapshot(path: string): StoreSnapshot {
     db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 0');
     const read = db.transaction(() => {
+      refuseNewerSchema(path, schemaVersion(db!), LATEST_SCHEMA_VERSION);
       const threads = db!.prepare<[], Row>('SELECT * FROM threads ORDER BY created_at').all();
       const pending = db!
         .prepare<[], { thread_id: string; n: number }>(
@@ -50,6 +53,7 @@ export function readStoreSnapshot(path: string): StoreSnapshot {
     return { state: 'read', threads: read() };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return { state: 'held' };
+    if (error instanceof StoreError) throw error;
     throw new StoreError(`Could not read the store at ${path}`, { cause: error });
   } finally {
     db?.close();

@@ -27,6 +27,7 @@ const WHY: Record<StoreErrorCode, string> = {
   STORE_UNAVAILABLE: 'an I/O error',
   STORE_LOCKED: 'it is in use by another process',
   STORE_CORRUPT: 'the file is damaged or is not a Warden database',
+  STORE_TOO_NEW: 'a newer Warden wrote it',
   STORE_FAILED: 'an unexpected error',
 };
 

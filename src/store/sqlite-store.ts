@@ -16,12 +16,13 @@ import type { AuditRow } from './audit-chain.js';
 import { AuditLog, type AuditQuery } from './audit-log.js';
 import { checkCommitInput } from './commit-input.js';
 import type { EventDraft, StoredEvent } from './event-types.js';
-import { migrate } from './migrations.js';
+import { LATEST_SCHEMA_VERSION, migrate, schemaVersion } from './migrations.js';
 import { createPrivateFile } from './private-dir.js';
 import { Projector } from './projector.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 import { ProjectionReads } from './projection-reads.js';
 import { eventFromRow } from './rows.js';
+import { refuseNewerSchema } from './schema-too-new.js';
 import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
 import { WalBarrier } from './wal-barrier.js';
@@ -59,12 +60,14 @@ export class SqliteStore implements Store {
       // The exclusive lock is taken now and held until close; the OS drops it if the host dies.
       db.pragma('busy_timeout = 0');
       db.pragma('locking_mode = EXCLUSIVE');
+      // Before the first write (journal_mode writes the header): a newer Warden's file stays as it is.
+      refuseNewerSchema(path, schemaVersion(db), LATEST_SCHEMA_VERSION);
       db.pragma('journal_mode = WAL');
       db.exec('BEGIN IMMEDIATE; COMMIT');
       // No fsync per commit: durable() syncs the WAL once for all commits before it (wal-barrier.ts).
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      migrate(db);
+      migrate(db, undefined, path);
       // What the migration wrote, and the files' directory entries, are on disk before open returns.
       return new SqliteStore(db, path, path === ':memory:' ? undefined : WalBarrier.open(path));
     } catch (error) {

@@ -18,6 +18,7 @@ import type { EventDraft } from '../../src/store/event-types.js';
 import { verifyAuditRows } from '../../src/store/audit-chain.js';
 import { auditRows } from '../../src/store/audit-log.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { readPostgresSnapshot } from '../../src/store/postgres/read-only.js';
 import type { Store } from '../../src/store/store.js';
 import { Supervisor } from '../../src/supervisor/index.js';
 import { postgresBinDir, startThrowawayCluster } from '../../src/testing/postgres-cluster.js';
@@ -281,9 +282,19 @@ describe('PostgreSQL store', { skip: enabled ? false : 'no PostgreSQL server (WA
       [],
       new URL(url).pathname.slice(1),
     );
-    assert.throws(
-      () => PostgresStore.open(url),
-      (error: unknown) => error instanceof StoreError && /schema version 999/.test(error.message),
-    );
+    const database = new URL(url).pathname.slice(1);
+    const tables = (): Promise<unknown> =>
+      cluster.sql("SELECT relname FROM pg_class WHERE relname LIKE 'warden%' ORDER BY 1", [], database);
+    const before = await tables();
+    for (const open of [() => PostgresStore.open(url), () => readPostgresSnapshot(url)])
+      assert.throws(
+        open,
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.code === 'STORE_TOO_NEW' &&
+          error.message.includes(`/${database}`) &&
+          /schema version 999; this Warden knows versions up to \d/.test(error.message),
+      );
+    assert.deepEqual(await tables(), before, 'nothing was created');
   });
 });

@@ -1,7 +1,7 @@
 // Migrations by user_version: a fresh file gets the latest schema, reopening changes nothing, a failed
 // migration leaves the database as it was, a newer database is refused, and one host at a time.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -69,16 +69,25 @@ describe('store migrations', () => {
     assert.equal(tables(db).includes('extra'), false, 'nothing of the migration is left');
   });
 
-  it('refuses a database written by a newer version', (t) => {
+  it('refuses a database written by a newer version before writing anything, naming file and versions', (t) => {
     const path = tempFile(t);
     SqliteStore.open(path).close();
     const db = new Database(path);
+    db.pragma('journal_mode = DELETE');
     db.pragma(`user_version = ${LATEST + 5}`);
     db.close();
+    const before = readFileSync(path);
     assert.throws(
       () => SqliteStore.open(path),
-      (error: unknown) => error instanceof StoreError && /newer Warden/.test(error.message),
+      (error: unknown) =>
+        error instanceof StoreError &&
+        error.code === 'STORE_TOO_NEW' &&
+        error.message.includes(path) &&
+        error.message.includes(`schema version ${LATEST + 5}`) &&
+        error.message.includes(`versions up to ${LATEST}`),
     );
+    assert.deepEqual(readFileSync(path), before, 'the file is byte for byte as the newer Warden left it');
+    assert.equal(existsSync(`${path}-wal`), false, 'no WAL file was made');
   });
 
   it('one host at a time: a second open of the same file fails at once', (t) => {

@@ -89,7 +89,7 @@ export function connect(url: string, options: PostgresStoreOptions, onNotice: ()
   try {
     // The first request also waits for the worker to start.
     channel.exec('none', [{ sql: 'SELECT 1' }], { timeoutMs: connectTimeoutMs + STARTUP_MARGIN_MS });
-    migratePostgres(channel);
+    migratePostgres(channel, undefined, where);
     if (host !== undefined) channel.exec('none', [registerHost(host)]);
     return { channel, where, host };
   } catch (error) {

@@ -5,15 +5,15 @@
 // projections are not in PostgreSQL: the log is folded here into a replica, as a host does at open.
 import pg from 'pg';
 
-import { StoreError } from '../../protocol/errors.js';
 import { AUDITED_EVENT_TYPES, type AuditRow, type LogFacts } from '../audit-record.js';
 import type { HostRecord } from '../host-registry.js';
 import type { ThreadSummary } from '../records.js';
 import { hostsOfRows, listHostsStatement } from './hosts.js';
 import { auditAfter, auditRowsOf, eventsAfter, eventsOf, headSeq, hostsOf } from './log-queries.js';
 import { Replica } from './replica.js';
-import { PG_MIGRATIONS } from './schema.js';
+import { LATEST_PG_SCHEMA_VERSION, pgSchemaVersion } from './schema.js';
 import { SyncChannel } from './sync-channel.js';
+import { refuseNewerSchema } from '../schema-too-new.js';
 import { describeServer } from '../store-target.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -41,7 +41,7 @@ export type PostgresAuditRead<T> =
 /** The threads in the log at `url` with their pending approvals and owners, and the fleet's hosts. */
 export function readPostgresSnapshot(url: string): PostgresSnapshot {
   return withReader(url, (channel) => {
-    const version = schemaVersionOf(channel);
+    const version = schemaVersionOf(channel, describeServer(url));
     if (version === undefined) return { state: 'missing' };
     const head = Number(channel.exec('none', [headSeq])[0]?.[0]?.seq ?? 0);
     const replica = new Replica();
@@ -81,7 +81,7 @@ export function readPostgresAudit<T>(
   options: { since?: string } = {},
 ): PostgresAuditRead<T> {
   return withReader(url, (channel) => {
-    if (schemaVersionOf(channel) === undefined) return { state: 'missing' };
+    if (schemaVersionOf(channel, describeServer(url)) === undefined) return { state: 'missing' };
     const { since } = options;
     function* records(): Generator<AuditRow> {
       let after = 0;
@@ -150,24 +150,13 @@ function withReader<T>(url: string, read: (channel: SyncChannel) => T): T {
   }
 }
 
-/** The schema's version, or undefined when no Warden has opened the database yet. */
-function schemaVersionOf(channel: SyncChannel): number | undefined {
-  const [found] = channel.exec('none', [
-    {
-      sql: "SELECT to_regclass('warden_schema_version')::text AS versions, to_regclass('warden_events')::text AS log",
-    },
-  ]);
-  if (found?.[0]?.versions == null || found[0].log == null) return undefined;
-  const [rows] = channel.exec('none', [
-    { sql: 'SELECT coalesce(max(version), 0) AS version FROM warden_schema_version' },
-  ]);
-  const version = Number(rows?.[0]?.version ?? 0);
-  const latest = PG_MIGRATIONS.at(-1)?.version ?? 0;
-  if (version > latest)
-    throw new StoreError(
-      `The database has schema version ${version}; this Warden knows versions up to ${latest}. Use a newer Warden.`,
-    );
-  return version;
+/** The schema's version, or undefined when no Warden has opened the database yet; a newer one is refused. */
+function schemaVersionOf(channel: SyncChannel, where: string): number | undefined {
+  const version = pgSchemaVersion(channel, 'none');
+  if (version === undefined) return undefined;
+  refuseNewerSchema(where, version, LATEST_PG_SCHEMA_VERSION);
+  const [log] = channel.exec('none', [{ sql: "SELECT to_regclass('warden_events')::text AS log" }]);
+  return log?.[0]?.log == null ? undefined : version;
 }
 
 /** Whether an audit record's time is before `since` (a record without a readable time is kept). */

@@ -4,6 +4,7 @@
 // into its own replica (replica.ts). Append new migrations; never edit one that has shipped.
 import { StoreError } from '../../protocol/errors.js';
 import { chainRecord, GENESIS_PREV, genesisDraft } from '../audit-chain.js';
+import { refuseNewerSchema } from '../schema-too-new.js';
 import type { Statement } from './protocol.js';
 import type { SyncChannel } from './sync-channel.js';
 
@@ -114,34 +115,45 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
+/** The newest PostgreSQL schema version this Warden knows. */
+export const LATEST_PG_SCHEMA_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0;
+
+/** The schema's version (in the open transaction, or none); undefined when it has no version table. */
+export function pgSchemaVersion(channel: SyncChannel, mode: 'none' | 'continue'): number | undefined {
+  const [found] = channel.exec(mode, [
+    { sql: "SELECT to_regclass('warden_schema_version')::text AS versions" },
+  ]);
+  if (found?.[0]?.versions == null) return undefined;
+  const [rows] = channel.exec(mode, [
+    { sql: 'SELECT coalesce(max(version), 0) AS version FROM warden_schema_version' },
+  ]);
+  return Number(rows?.[0]?.version ?? 0);
+}
+
 /**
  * Brings the server's tables to the latest version and writes the audit trail's genesis record if there
- * is none, in one transaction under the migration lock. Refuses a schema newer than this Warden knows.
+ * is none, in one transaction under the migration lock. Refuses a schema newer than this Warden knows
+ * (STORE_TOO_NEW) before it writes anything; `where` names the database in that error.
  */
 export function migratePostgres(
   channel: SyncChannel,
   migrations: readonly PgMigration[] = PG_MIGRATIONS,
+  where = 'this database',
 ): number {
   const latest = migrations.at(-1)?.version ?? 0;
-  channel.exec('begin', [
-    { sql: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] },
-    {
-      sql: `CREATE TABLE IF NOT EXISTS warden_schema_version (
-              version integer PRIMARY KEY,
-              description text NOT NULL,
-              applied_at timestamptz NOT NULL DEFAULT now()
-            )`,
-    },
-  ]);
+  channel.exec('begin', [{ sql: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] }]);
   try {
-    const [rows] = channel.exec('continue', [
-      { sql: 'SELECT coalesce(max(version), 0) AS version FROM warden_schema_version' },
+    const current = pgSchemaVersion(channel, 'continue') ?? 0;
+    refuseNewerSchema(where, current, latest);
+    channel.exec('continue', [
+      {
+        sql: `CREATE TABLE IF NOT EXISTS warden_schema_version (
+                version integer PRIMARY KEY,
+                description text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+              )`,
+      },
     ]);
-    const current = Number(rows?.[0]?.version ?? 0);
-    if (current > latest)
-      throw new StoreError(
-        `The database has schema version ${current}; this Warden knows versions up to ${latest}. Use a newer Warden.`,
-      );
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       const statements: Statement[] = migration.sql.map((sql) => ({ sql }));
