@@ -75,6 +75,9 @@ export function burstText(index: number, bytes: number): string {
 /** Frames handed over per macrotask, as they would arrive from the CLI's stdout pipe in 64 KiB reads. */
 const CHUNK_FRAMES = 64;
 
+/** Request ids are unique in the process, across its CLIs (a run's clients match answers by them). */
+let requestsMade = 0;
+
 type Frame = Record<string, unknown>;
 type Item = Frame | null;
 
@@ -89,7 +92,6 @@ class ScriptedCli implements SupervisedQuery {
   readonly #consumed = new Map<Frame, () => void>();
   #wake: (() => void) | undefined;
   #markClosed!: () => void;
-  #nextRequest = 0;
 
   constructor(
     prompt: AsyncIterable<SDKUserMessage>,
@@ -146,7 +148,7 @@ class ScriptedCli implements SupervisedQuery {
     const lane = async (): Promise<void> => {
       while (raised < count) {
         const index = raised++;
-        const requestId = `req-${++this.#nextRequest}`;
+        const requestId = `req-${++requestsMade}`;
         const controller = new AbortController();
         this.#requests.add(controller);
         const began = wallClock();
@@ -190,7 +192,7 @@ class ScriptedCli implements SupervisedQuery {
     const lane = async (): Promise<void> => {
       while (raised < count) {
         const index = raised++;
-        const requestId = `req-${++this.#nextRequest}`;
+        const requestId = `req-${++requestsMade}`;
         const toolUseID = `toolu_${requestId}`;
         const byPolicy = index % policyEvery === 0;
         const controller = new AbortController();
