@@ -121,3 +121,5 @@ export const PERMISSIONS_COLD_NOTE =
   '`--trace-deopt` 15 bailouts against 8), so its cold CPU can be a few percent above the official’s. That ' +
   'is a one-time cost of about 10 ms per process; a long-lived host pays it once, which is why the targets ' +
   'are checked on the steady figures.';
+
+export const DECISIONS_RATE_NOTES: readonly string[] = ['PLACEHOLDER'];
