@@ -65,7 +65,7 @@ function figuresOf(kind: Kind, outcomes: readonly Outcome<Sample>[]): Figure[] {
     ),
     wardenFigureOf(spec('cpu', 'host CPU per answer', 'µs', 'lower', 0), outcomes, (s) => s.cpuPerDecisionUs),
     wardenFigureOf(
-      spec('load', 'load average at the run’s start', '', 'lower', 1),
+      spec('load', 'load average at the run’s start', 'load', 'lower', 1),
       outcomes,
       (s) => s.loadAverage,
     ),
