@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { SqliteStore, type EventDraft, type Store } from '../src/store/index.js';
+import { SqliteStore, type Store } from '../src/store/index.js';
 import { startPostgresCluster } from '../src/testing/postgres-cluster.js';
+import { decided, requested, threadDrafts } from './lib/decision-drafts.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,59 +35,13 @@ const READS = Number(values.reads);
 const GROUP = Number(values.group);
 const HOSTS = Number(values.hosts);
 
-const requested = (i: number, thread = 't'): EventDraft => ({
-  type: 'approval.requested',
-  data: {
-    approvalId: `${thread}-a${i}`,
-    runId: `${thread}-r`,
-    subagentId: null,
-    toolName: 'Bash',
-    input: { command: 'cat /etc/os-release' },
-    toolUseId: `t${i}`,
-    requestId: `q${i}`,
-    suggestions: [],
-    alwaysAllowRules: [],
-    blockedPath: null,
-    decisionReason: null,
-    generation: 1,
-  },
-});
-const decided = (i: number, thread = 't'): EventDraft => ({
-  type: 'approval.decided',
-  data: {
-    approvalId: `${thread}-a${i}`,
-    behavior: 'allow',
-    message: null,
-    interrupt: false,
-    updatedPermissions: null,
-    by: 'user',
-    decidedBy: { name: 'alice', via: 'web' },
-  },
-});
-
 function perSecond(count: number, started: bigint): number {
   return Math.round(count / (Number(process.hrtime.bigint() - started) / 1e9));
 }
 
 /** A thread with DECISIONS pending approvals, ready to be decided. */
 async function prepare(store: Store, thread = 't'): Promise<void> {
-  store.commit(thread, [
-    {
-      type: 'thread.created',
-      data: { cwd: '/w', mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-    },
-    {
-      type: 'run.created',
-      data: {
-        runId: `${thread}-r`,
-        status: 'running',
-        trigger: 'human',
-        prompt: 'p',
-        userMessageId: 'u',
-        generation: 1,
-      },
-    },
-  ]);
+  store.commit(thread, threadDrafts(thread));
   for (let i = 0; i < DECISIONS; i += 100)
     store.commit(
       thread,

@@ -121,3 +121,37 @@ export const PERMISSIONS_COLD_NOTE =
   '`--trace-deopt` 15 bailouts against 8), so its cold CPU can be a few percent above the official’s. That ' +
   'is a one-time cost of about 10 ms per process; a long-lived host pays it once, which is why the targets ' +
   'are checked on the steady figures.';
+
+export const DECISIONS_RATE_NOTES: readonly string[] = [
+  'Where an answer’s time went before (a `--cpu-prof` of the host, SQLite, 4,000 answers, half the policy’s, ' +
+    'half people’s; main-thread samples per answer, load average 5.5): 1.70 ms — the decision route’s check ' +
+    'of who may answer 0.34 ms (it read the thread’s whole view, every run, subagent and approval, on each ' +
+    'decision, so it grew with the thread); the commits (transaction, projector, audit chain) 0.28 ms; HTTP ' +
+    '(Hono, the adapter’s web Request, the reply pumped out of a Response stream) 0.23 ms, and 0.09 ms more ' +
+    'reading the 20-byte body through a ReadableStream; Node’s timers, microtasks and start-up 0.20 ms; idle ' +
+    '0.11 ms; store reads 0.10 ms; GC 0.09 ms; policy verdicts 0.08 ms; the supervisor’s own work 0.07 ms; ' +
+    'the WebSocket fan-out 0.05 ms; the barrier and publication 0.04 ms. Compiling a thread’s rules costs ' +
+    '2 µs per answer (`compilePolicy`): a cache would not show.',
+  'The fixes, measured in one run alternating the code before and after (`--tree`, same machine, load ' +
+    'average 16–23 from other work, so far below an idle machine’s figures): the owner’s check reads ' +
+    'nothing (a named decider’s still reads the approval and the thread); the decision’s body is read from ' +
+    'Node’s request and its reply written to Node’s response (src/server/body.ts, direct-reply.ts); the ' +
+    'decider reads the approval once. SQLite: 371 → 723 and 320 → 658 answers/s, POST p50 52.7 → 26.6 ms, ' +
+    'p99 305 → 251 and 438 → 218 ms, decide → CLI p99 289 → 253 and 391 → 198 ms, host CPU 1,643 → 893 and ' +
+    '1,498 → 911 µs per answer. Profiled in the same run (samples inflated by the load): 3.32 → 1.79 ms per ' +
+    'answer; the check 0.57 → 0, HTTP and body 0.61 → 0.20 ms, policy verdicts 0.19 → 0.09 ms; what is left: ' +
+    'the commits 0.44 ms, Node internals 0.30 ms, HTTP 0.20 ms, store reads 0.18 ms, GC 0.10 ms, policy ' +
+    '0.09 ms, barrier 0.08 ms, supervisor 0.07 ms, fan-out 0.07 ms. PostgreSQL: 78 → 157 (round 1) and ' +
+    '196 → 186 (round 2) answers/s, host CPU 4,656 → 3,018 and 3,665 → 2,884 µs per answer.',
+  'PostgreSQL is bound by waiting, not by CPU: the store’s synchronous API blocks the host’s thread on a ' +
+    'worker for every round trip (src/store/postgres/sync-channel.ts): ~5.1 of ~7.4 ms profiled per answer, ' +
+    'mostly a read first asking whether the log moved (`#refresh`: the thread read for the policy, the ' +
+    'approval read by the decider) and the flush behind durable().',
+  'Not done: the commits of one event-loop turn sharing one SQLite transaction. A commit is synchronous and ' +
+    'its compare-and-set answers there and then, and a returned commit is in the WAL (it survives a crash ' +
+    'of the process; a detached CLI’s spool is released on that promise); a transaction held open to the ' +
+    'end of the turn would change both, and BEGIN/COMMIT is a small part of a commit’s 0.3–0.4 ms next to ' +
+    'the projection and the audit chain. The policy’s answers already share the barrier of their turn, ' +
+    'and the fan-out to WebSocket clients already serialises each event once (live-feed.ts), after the ' +
+    'waiting CLIs are answered.',
+];

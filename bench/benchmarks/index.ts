@@ -1,5 +1,6 @@
 // The benchmarks, in report order. Names are what `npm run bench -- <name>` selects.
 import type { Benchmark, PendingBenchmark } from '../lib/model.js';
+import { decisionsRateBenchmark } from './decisions-rate.js';
 import { durableBenchmark } from './durable.js';
 import { fleetDecisionLatencyBenchmark } from './fleet-decision-latency.js';
 import { fleetFanoutBenchmark } from './fleet-fanout.js';
@@ -22,4 +23,5 @@ export const BENCHMARKS: readonly (Benchmark | PendingBenchmark)[] = [
   fleetFanoutBenchmark,
   fleetMemoryBenchmark,
   fleetDecisionLatencyBenchmark,
+  decisionsRateBenchmark,
 ];

@@ -65,7 +65,7 @@ interface EventsSample {
   readonly reconnects: number;
 }
 
-interface Host {
+export interface Host {
   readonly url: string;
   readonly token: string;
   /** An existing directory to give new threads. */
@@ -91,27 +91,36 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
+/** What else a run's host is given: its store, its threads, another tree's host, Node flags. */
+export interface HostMore extends Omit<Partial<HostConfig>, 'dataDir' | 'script'> {
+  readonly hostScript?: string;
+  readonly nodeFlags?: readonly string[];
+}
+
 /**
  * Starts the host on a fresh data directory, runs `body` against it, then ends it: its stdin closes, it
  * closes the server and the supervisor and exits (bounded at 10 s, then killed), the directory goes.
  */
-async function withHost<T>(
+export async function withHost<T>(
   script: Script,
   signal: AbortSignal,
   body: (host: Host) => Promise<T>,
+  more: HostMore = {},
 ): Promise<T> {
   const marker = newRunMarker();
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-server-'));
   const cwd = join(dir, 'work');
   mkdirSync(cwd);
-  const config: HostConfig = { dataDir: join(dir, 'data'), script };
+  const { hostScript = HOST, nodeFlags = [], ...rest } = more;
+  const config: HostConfig = { ...rest, dataDir: join(dir, 'data'), script };
   const stdin = new PassThrough();
   const ready = deferred<{ url: string; token: string }>();
   const turn = deferred<Extract<HostMessage, { event: 'turn' }>>();
   const cpuWaiters: Deferred<number>[] = [];
   const child = runChild({
-    script: HOST,
+    script: hostScript,
     args: [JSON.stringify(config)],
+    nodeFlags,
     env: { ...process.env, [RUN_MARKER_VARIABLE]: marker },
     signal,
     stdin,
@@ -173,7 +182,7 @@ async function withHost<T>(
   return result.value;
 }
 
-function turnOf<K extends TurnReport['kind']>(
+export function turnOf<K extends TurnReport['kind']>(
   message: Extract<HostMessage, { event: 'turn' }>,
   kind: K,
 ): Extract<TurnReport, { kind: K }> {
@@ -182,8 +191,17 @@ function turnOf<K extends TurnReport['kind']>(
   return message.report as Extract<TurnReport, { kind: K }>;
 }
 
-async function createThread(http: HttpClient, cwd: string): Promise<void> {
-  const created = await http.post('/api/threads', { cwd, mode: 'supervised', prompt: 'go' });
+export async function createThread(
+  http: HttpClient,
+  cwd: string,
+  rules?: { allow: string[] },
+): Promise<void> {
+  const created = await http.post('/api/threads', {
+    cwd,
+    mode: 'supervised',
+    prompt: 'go',
+    ...(rules === undefined ? {} : { rules }),
+  });
   if (created.status !== 201)
     throw new Error(`POST /api/threads: ${created.status} ${JSON.stringify(created.body)}`);
 }

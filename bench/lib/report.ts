@@ -186,14 +186,16 @@ function howToRun(): string[] {
     '```',
     '',
     'Names: `orphan`, `permissions`, `throughput`, `memory`, `real-cli`, `supervisor-server`, `durable`, ' +
-      '`fleet-fanout`, `fleet-memory`, `fleet-decision-latency`. The ' +
+      '`fleet-fanout`, `fleet-memory`, `fleet-decision-latency`, `decisions-rate`. The ' +
       'fake CLI the first four use is `bench/fake-cli/bench-cli.mjs` (`bench/fake-cli/idle-cli.sh` for memory); ' +
       'benchmark 5 drives the real CLI through the testkit’s mock model; benchmark 6 runs the supervisor and ' +
       'the server with a scripted CLI (`bench/supervisor-server/`); benchmark 7 re-attaches to real CLIs and ' +
       'reads the bench CLI through a pipe and a spool (`bench/durable/`); benchmark 8 runs two fleet hosts on a ' +
       'throwaway PostgreSQL cluster (or `WARDEN_TEST_PG_URL`) and one SQLite host with the scripted CLI, ' +
       'benchmark 9 one host with the real CLI and the mock model, benchmark 10 two fleet hosts and one SQLite host ' +
-      'whose CLI is a stand-in process timing when it reads each decision (`bench/fleet/`). ' +
+      'whose CLI is a stand-in process timing when it reads each decision (`bench/fleet/`); benchmark 11 ' +
+      'many scripted agents and deciding clients against one host, beside the store alone ' +
+      '(`bench/decisions-rate/`, alone: `npx tsx bench/decisions-rate.ts`). ' +
       'The other top-level scripts in `bench/` ' +
       'are standalone probes (each says how to run it in its header), not part of this comparison: ' +
       '`bench/sandbox-cost.ts`, for one, measures the sandbox’s cost per CLI start-up and per Bash call ' +

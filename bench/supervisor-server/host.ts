@@ -18,6 +18,8 @@ export interface HostConfig {
   /** A postgres:// URL: the log lives there, and this process joins its fleet as `hostName`. */
   readonly store?: string;
   readonly hostName?: string;
+  /** Threads that play the script, each its own CLI; `turn` waits for all of them. Default 1. */
+  readonly agents?: number;
 }
 
 export type HostMessage =
@@ -25,6 +27,8 @@ export type HostMessage =
   | {
       readonly event: 'turn';
       readonly report: TurnReport;
+      /** Every thread's report (`report` is the first). */
+      readonly reports: TurnReport[];
       readonly lastSeq: number;
       /** Warnings and server errors seen so far (each a failure of the run). */
       readonly problems: string[];
@@ -35,6 +39,7 @@ const say = (message: HostMessage): void => void writeSync(1, `${JSON.stringify(
 
 const config = JSON.parse(process.argv[2] ?? '') as HostConfig;
 const problems: string[] = [];
+const reports: TurnReport[] = [];
 const describe = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
@@ -44,10 +49,18 @@ const supervisor = await Supervisor.open({
     ? {}
     : { store: config.store, host: { name: config.hostName ?? `bench-${process.pid}` } }),
   query: scriptedQuery(config.script, (report) => {
+    reports.push(report);
+    if (reports.length < (config.agents ?? 1)) return;
     // Called once the turn's result frame has been read and committed (run.ended with it): once that is
     // on disk and shown to readers, the log's last seq is the last event the clients must see.
     const turn = (): void =>
-      say({ event: 'turn', report, lastSeq: supervisor.lastSeq(), problems: [...problems] });
+      say({
+        event: 'turn',
+        report: reports[0]!,
+        reports,
+        lastSeq: supervisor.lastSeq(),
+        problems: [...problems],
+      });
     supervisor.durable().then(turn, (error: unknown) => {
       problems.push(`durable ${describe(error)}`);
       turn();

@@ -14,6 +14,16 @@ import { wallClock } from '../lib/fake-cli.js';
 export type Script =
   | { readonly kind: 'approvals'; readonly count: number; readonly inFlight: number }
   | {
+      /**
+       * Requests a thread's rules answer (`ls …`, under an allow rule `Bash(ls:*)`) mixed with requests a
+       * person answers (`touch …`): every `policyEvery`-th request is the policy's.
+       */
+      readonly kind: 'mixed';
+      readonly count: number;
+      readonly inFlight: number;
+      readonly policyEvery: number;
+    }
+  | {
       readonly kind: 'events';
       readonly count: number;
       readonly textBytes: number;
@@ -43,7 +53,18 @@ export interface EventsTurn {
   readonly cpuAtFirstAppendUs: number;
 }
 
-export type TurnReport = ApprovalsTurn | EventsTurn;
+export interface MixedTurn {
+  readonly kind: 'mixed';
+  readonly firstRaisedAt: number;
+  readonly lastReplyAt: number;
+  /** Request → reply of the requests the policy answered (ms). */
+  readonly policyLatenciesMs: number[];
+  /** When the CLI heard each person's answer (wall clock, ms), by tool use id. */
+  readonly answeredAt: Record<string, number>;
+  readonly notAllowed: string[];
+}
+
+export type TurnReport = ApprovalsTurn | EventsTurn | MixedTurn;
 
 /** The text of burst message `index`: `#<index> ` padded to `bytes` (clients check the index). */
 export function burstText(index: number, bytes: number): string {
@@ -53,6 +74,9 @@ export function burstText(index: number, bytes: number): string {
 
 /** Frames handed over per macrotask, as they would arrive from the CLI's stdout pipe in 64 KiB reads. */
 const CHUNK_FRAMES = 64;
+
+/** Request ids are unique in the process, across its CLIs (a run's clients match answers by them). */
+let requestsMade = 0;
 
 type Frame = Record<string, unknown>;
 type Item = Frame | null;
@@ -68,7 +92,6 @@ class ScriptedCli implements SupervisedQuery {
   readonly #consumed = new Map<Frame, () => void>();
   #wake: (() => void) | undefined;
   #markClosed!: () => void;
-  #nextRequest = 0;
 
   constructor(
     prompt: AsyncIterable<SDKUserMessage>,
@@ -93,7 +116,13 @@ class ScriptedCli implements SupervisedQuery {
       model: 'scripted',
       user_message_uuids: [uuid],
     });
-    const report = this.#script.kind === 'approvals' ? await this.#approvals() : await this.#events();
+    const kind = this.#script.kind;
+    const report =
+      kind === 'approvals'
+        ? await this.#approvals()
+        : kind === 'mixed'
+          ? await this.#mixed()
+          : await this.#events();
     await this.#emit({
       type: 'result',
       subtype: 'success',
@@ -119,7 +148,7 @@ class ScriptedCli implements SupervisedQuery {
     const lane = async (): Promise<void> => {
       while (raised < count) {
         const index = raised++;
-        const requestId = `req-${++this.#nextRequest}`;
+        const requestId = `req-${++requestsMade}`;
         const controller = new AbortController();
         this.#requests.add(controller);
         const began = wallClock();
@@ -147,6 +176,53 @@ class ScriptedCli implements SupervisedQuery {
       latenciesMs,
       notAllowed,
       cpuUs: cpu.user + cpu.system,
+    };
+  }
+
+  async #mixed(): Promise<MixedTurn> {
+    if (this.#script.kind !== 'mixed') throw new Error('not a mixed script');
+    const { count, inFlight, policyEvery } = this.#script;
+    const canUseTool = this.#options.canUseTool;
+    if (canUseTool === undefined) throw new Error('the supervisor passed no canUseTool');
+    const policyLatenciesMs: number[] = [];
+    const answeredAt: Record<string, number> = {};
+    const notAllowed: string[] = [];
+    let raised = 0;
+    const firstRaisedAt = wallClock();
+    const lane = async (): Promise<void> => {
+      while (raised < count) {
+        const index = raised++;
+        const requestId = `req-${++requestsMade}`;
+        const toolUseID = `toolu_${requestId}`;
+        const byPolicy = index % policyEvery === 0;
+        const controller = new AbortController();
+        this.#requests.add(controller);
+        const began = wallClock();
+        try {
+          const command = byPolicy ? `ls dir-${index}` : `touch file-${index}`;
+          const result = await canUseTool(
+            'Bash',
+            { command, description: 'A command the policy or a person answers' },
+            { signal: controller.signal, toolUseID, requestId },
+          );
+          const at = wallClock();
+          if (byPolicy) policyLatenciesMs.push(at - began);
+          else answeredAt[toolUseID] = at;
+          if (result?.behavior !== 'allow')
+            notAllowed.push(`${requestId}: ${result?.behavior ?? 'no answer'}`);
+        } finally {
+          this.#requests.delete(controller);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    return {
+      kind: 'mixed',
+      firstRaisedAt,
+      lastReplyAt: wallClock(),
+      policyLatenciesMs,
+      answeredAt,
+      notAllowed,
     };
   }
 

@@ -1,6 +1,7 @@
 // The HTTP application: the guard in front of /api (Host, Origin on state changes, token or session), the
 // routes, the login page, and the static UI. Every error leaves as `{ error: { code, message } }`
 // (http-error.ts), and every response says `nosniff`.
+import { API_REPLY_HEADERS } from './direct-reply.js';
 import { Hono } from 'hono';
 
 import type { Supervisor } from '../supervisor/index.js';
@@ -65,11 +66,7 @@ export function createApp(deps: AppDeps): Hono {
   app.onError((error, c) => {
     const reply = errorReply(error);
     if (reply.unexpected) deps.onError(error);
-    return c.json(reply.body, reply.status, {
-      ...reply.headers,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
+    return c.json(reply.body, reply.status, { ...reply.headers, ...API_REPLY_HEADERS });
   });
 
   app.use('/api/*', async (c, next) => {

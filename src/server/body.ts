@@ -1,21 +1,52 @@
 // Request bodies: JSON only, at most MAX_BODY_BYTES, validated against the route's schema. The size is
 // enforced while reading (Content-Length can be absent or lie), so an oversized body is never held whole.
+// Under the node adapter a hot route reads the body straight from Node's request (readJsonBodyOf): the
+// adapter would otherwise build a web Request and pump the few bytes through a ReadableStream.
+import { IncomingMessage } from 'node:http';
+
 import type { z } from 'zod';
 
 import { MAX_BODY_BYTES } from './api-schema.js';
 import { ApiError } from './http-error.js';
 
-export async function readJsonBody<S extends z.ZodType>(
+export function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
   limit = MAX_BODY_BYTES,
 ): Promise<z.infer<S>> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type))
+  return parsedBody(
+    request.headers.get('content-type'),
+    request.headers.get('content-length'),
+    schema,
+    limit,
+    () => readLimited(request, limit),
+  );
+}
+
+/** The same, from a Hono context: from Node's request when the node adapter serves it, else from the web one. */
+export function readJsonBodyOf<S extends z.ZodType>(
+  c: { req: { raw: Request }; env: unknown },
+  schema: S,
+  limit = MAX_BODY_BYTES,
+): Promise<z.infer<S>> {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) return readJsonBody(c.req.raw, schema, limit);
+  const { 'content-type': type, 'content-length': length } = incoming.headers;
+  return parsedBody(type ?? null, length ?? null, schema, limit, () => readIncoming(incoming, limit));
+}
+
+async function parsedBody<S extends z.ZodType>(
+  type: string | null,
+  length: string | null,
+  schema: S,
+  limit: number,
+  read: () => Promise<string>,
+): Promise<z.infer<S>> {
+  if (!/^application\/json\s*(;|$)/i.test(type ?? ''))
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json');
-  const declared = Number(request.headers.get('content-length') ?? 'NaN');
+  const declared = Number(length ?? 'NaN');
   if (declared > limit) throw tooLarge(limit);
-  const text = await readLimited(request, limit);
+  const text = await read();
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,6 +54,41 @@ export async function readJsonBody<S extends z.ZodType>(
     throw new ApiError(400, 'BAD_REQUEST', 'The body is not valid JSON');
   }
   return parseOrThrow(schema, value);
+}
+
+/** Node's request body, whole; past `limit` the rest is read and dropped while the 413 goes out. */
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.byteLength;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      done();
+      chunks.length = 0;
+      incoming.resume();
+      reject(tooLarge(limit));
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onError = (error: Error): void => {
+      done();
+      reject(error);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new ApiError(400, 'BAD_REQUEST', 'The request ended before its body'));
+    };
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
 /** Validates anything that came from the client (a body, a query string) against a schema. */

@@ -7,9 +7,10 @@ import { Hono } from 'hono';
 
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
 import { checkMayAnswer } from './answerers.js';
-import { definedOnly, parseOrThrow, readJsonBody } from './body.js';
+import { definedOnly, parseOrThrow, readJsonBodyOf } from './body.js';
 import { callerOf, decidedByOf } from './caller.js';
-import type { DeciderTokens } from './deciders.js';
+import { OWNER, type DeciderTokens } from './deciders.js';
+import { replyJson } from './direct-reply.js';
 import { checkApproverDecision } from './roles.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
@@ -52,7 +53,7 @@ export function approvalRoutes({ supervisor, deciders }: ApprovalRouteDeps): Hon
   });
 
   app.post('/:id/decision', async (c) => {
-    const { via, ...decision } = await readJsonBody(c.req.raw, DecisionRequest);
+    const { via, ...decision } = await readJsonBodyOf(c, DecisionRequest);
     const caller = callerOf(c.req.raw);
     checkApproverDecision(caller.role, decision);
     checkAnswerable(supervisor, deciders, caller.decider, c.req.param('id'));
@@ -61,19 +62,24 @@ export function approvalRoutes({ supervisor, deciders }: ApprovalRouteDeps): Hon
       behavior: decision.behavior,
       decidedBy: decidedByOf(c.req.raw, via),
     });
-    return c.json({ approval });
+    return replyJson(c, { approval });
   });
 
   return app;
 }
 
-/** A 403 unless `caller` may answer the approval (a 404 when there is none, from the supervisor). */
+/**
+ * A 403 unless `caller` may answer the approval (a 404 when there is none, from the supervisor). The owner
+ * may answer any: nothing is read for it (the thread's view lists all its approvals, a cost that grew with
+ * every decision on the hot route).
+ */
 export function checkAnswerable(
   supervisor: RouteDeps['supervisor'],
   deciders: DeciderTokens,
   caller: string,
   approvalId: string,
 ): void {
+  if (caller === OWNER) return;
   const approval = supervisor.getApproval(approvalId);
   checkMayAnswer(deciders, caller, approval, supervisor.getThread(approval.threadId).thread.cwd);
 }

@@ -139,6 +139,35 @@ describe('server API: requests and errors', () => {
     assert.equal((await api('/api/threads')).json.threads.length, 0);
   });
 
+  it('reads a decision body from the node request itself: 415, 400 and a 413 counted while reading', async (t) => {
+    const { api, server } = await startServerSession(t);
+    const decision = '/api/approvals/no-such-approval/decision';
+    const notJson = await api(decision, { raw: 'behavior=allow', headers: { 'content-type': 'text/plain' } });
+    assert.equal(notJson.status, 415);
+    assert.equal((await api(decision, { raw: '{"behavior":' })).status, 400);
+    assert.equal((await api(decision, { body: { behavior: 'maybe' } })).status, 400);
+    // Chunked, without a Content-Length: the limit holds as the body arrives.
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${server.url}${decision}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.write('{"behavior":"allow","message":"');
+      for (let i = 0; i < 70; i += 1) req.write('m'.repeat(1024));
+      req.end('"}');
+    });
+    assert.equal(chunked.status, 413);
+    assert.equal(JSON.parse(chunked.body).error.code, 'PAYLOAD_TOO_LARGE');
+    // A well-formed decision on an unknown approval reaches the supervisor: 404.
+    assert.equal((await api(decision, { body: { behavior: 'allow' } })).status, 404);
+  });
+
   it('answers unknown ids and routes with 404', async (t) => {
     const { api } = await startServerSession(t);
     for (const [path, init] of [

@@ -148,16 +148,18 @@ export class Decider {
 
   async #decideChecked(approvalId: string, decision: CheckedDecision): Promise<ApprovalRecord> {
     this.#core.checkOpen();
-    const { threadId } = this.#threads.approval(approvalId);
-    const reconciling = this.#core.reconciling.get(threadId);
-    if (reconciling !== undefined && !this.#core.waiters.has(approvalId)) await reconciling;
-    return this.#answer(approvalId, decision);
+    const read = this.#threads.approval(approvalId);
+    const reconciling = this.#core.reconciling.get(read.threadId);
+    if (reconciling === undefined || this.#core.waiters.has(approvalId)) return this.#answer(read, decision);
+    await reconciling;
+    return this.#answer(this.#threads.approval(approvalId), decision);
   }
 
-  #answer(approvalId: string, decision: CheckedDecision): ApprovalRecord {
+  /** `approval` is read in the same turn of the event loop: nothing has changed it since. */
+  #answer(approval: ApprovalRecord, decision: CheckedDecision): ApprovalRecord {
     this.#core.checkOpen();
     const { behavior, message, interrupt, by, decidedBy, given } = decision;
-    const approval = this.#threads.approval(approvalId);
+    const approvalId = approval.id;
     if (approval.status !== 'pending')
       throw new ConflictError(`Approval ${approvalId} is already ${approval.status}`);
     // An edit, answers or a plan's end: checked (and an edit judged by the policy) before anything is sent.
