@@ -16,6 +16,20 @@ export type {
   ToolUseBlock,
 } from './mock-model-types.js';
 export { DEFAULT_TEXT } from './default-reply.js';
+export { DEFAULT_RESPONSES_TEXT, startMockResponses } from './mock-responses.js';
+export type { MockResponses, MockResponsesOptions } from './mock-responses.js';
+export type {
+  ResponsesContext,
+  ResponsesExec,
+  ResponsesFunction,
+  ResponsesItem,
+  ResponsesPatch,
+  ResponsesRecord,
+  ResponsesReply,
+  ResponsesScript,
+  ResponsesText,
+  ToolOutputSummary,
+} from './mock-responses-types.js';
 export { scenario, ScenarioBuilder } from './scenario.js';
 export {
   BACKGROUND_AGENT_BASH,
