@@ -47,6 +47,8 @@ export type {
   TrackMatch,
 } from './scenario.js';
 export { createScratch, offlineClaudeEnv, OFFLINE_API_KEY } from './offline-env.js';
+export { OFFLINE_OPENAI_KEY, offlineCodexEnv } from './offline-codex.js';
+export type { OfflineCodexOptions } from './offline-codex.js';
 export { writeCliWithoutStateEvents } from './cli-wrapper.js';
 export type { OfflineEnvOptions, Scratch } from './offline-env.js';
 export { FAKE_CLI_MODES, fakeCliArgs, fakeCliPath } from './fake-cli.js';
