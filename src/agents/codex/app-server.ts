@@ -3,8 +3,8 @@
 // then `initialize` and `initialized`. Threads and turns are requests; the server's own requests
 // (approvals, questions) go to the caller's handler, whose answer is sent back under the server's id.
 import { toError } from '../../protocol/errors.js';
-import { spawnTransport, type ChildExit, type ChildTransport } from '../../transport/child-transport.js';
-import { JsonRpcPeer, type JsonRpcId } from './json-rpc.js';
+import { spawnTransport, type ChildExit } from '../../transport/child-transport.js';
+import { JsonRpcPeer, type FrameTransport, type JsonRpcId } from './json-rpc.js';
 import type {
   InitializeResponse,
   ServerRequest,
@@ -48,6 +48,23 @@ export interface CodexAppServerOptions {
   readonly onStderr?: (text: string) => void;
 }
 
+/** The process under the client: piped (spawnTransport) or detached (a FIFO and a spool). */
+export interface CodexTransport extends FrameTransport {
+  readonly pid: number;
+  readonly exited: Promise<ChildExit>;
+  close(): Promise<void>;
+  stderrTail(): string | Promise<string>;
+}
+
+/** What a client needs besides its transport; `skip` holds request ids already answered (re-attach). */
+export interface CodexClientHandlers {
+  readonly onServerRequest: CodexAppServerOptions['onServerRequest'];
+  readonly onNotification?: CodexAppServerOptions['onNotification'];
+  readonly skip?: ReadonlySet<string>;
+  /** Where our request ids start (json-rpc.ts). */
+  readonly firstId?: number;
+}
+
 interface NotificationWaiter {
   readonly predicate: (notification: CodexNotification) => boolean;
   readonly resolve: (notification: CodexNotification) => void;
@@ -67,6 +84,14 @@ export async function startCodexAppServer(options: CodexAppServerOptions): Promi
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
   });
   const server = new CodexAppServer(transport, options);
+  return handshake(server, options);
+}
+
+/** `initialize` then `initialized`; closes the server when either fails. */
+export async function handshake(
+  server: CodexAppServer,
+  options: Pick<CodexAppServerOptions, 'clientInfo'>,
+): Promise<CodexAppServer> {
   try {
     server.initialized = await server.request<InitializeResponse>('initialize', {
       clientInfo: { title: null, ...(options.clientInfo ?? { name: 'warden', version: '0' }) },
@@ -87,33 +112,41 @@ export class CodexAppServer {
   /** The server's answer to `initialize` (its user agent, CODEX_HOME, platform). */
   initialized: InitializeResponse | undefined;
 
-  readonly #transport: ChildTransport;
+  readonly #transport: CodexTransport;
   readonly #peer: JsonRpcPeer;
   readonly #waiters = new Set<NotificationWaiter>();
   #ended: Error | undefined;
 
   /** @internal Use startCodexAppServer(). */
-  constructor(transport: ChildTransport, options: CodexAppServerOptions) {
+  constructor(transport: CodexTransport, options: CodexClientHandlers) {
     this.#transport = transport;
     this.pid = transport.pid;
     this.exited = transport.exited;
-    this.#peer = new JsonRpcPeer(transport, {
-      onRequest: (method, params, id) => options.onServerRequest({ method, id, params }),
-      onNotification: (method, params) => {
-        const notification = { method, params: (params ?? {}) as Record<string, unknown> };
-        options.onNotification?.(notification);
-        for (const waiter of this.#waiters) {
-          if (!waiter.predicate(notification)) continue;
-          this.#waiters.delete(waiter);
-          waiter.resolve(notification);
-        }
+    this.#peer = new JsonRpcPeer(
+      transport,
+      {
+        // A request answered before a re-attach is in the spool too: it must not be asked again.
+        onRequest: (method, params, id) =>
+          options.skip?.has(String(id)) === true
+            ? new Promise<never>(() => undefined)
+            : options.onServerRequest({ method, id, params }),
+        onNotification: (method, params) => {
+          const notification = { method, params: (params ?? {}) as Record<string, unknown> };
+          options.onNotification?.(notification);
+          for (const waiter of this.#waiters) {
+            if (!waiter.predicate(notification)) continue;
+            this.#waiters.delete(waiter);
+            waiter.resolve(notification);
+          }
+        },
+        onClose: (error) => {
+          this.#ended = error ?? new Error('the Codex app-server ended');
+          for (const waiter of this.#waiters) waiter.reject(this.#ended);
+          this.#waiters.clear();
+        },
       },
-      onClose: (error) => {
-        this.#ended = error ?? new Error('the Codex app-server ended');
-        for (const waiter of this.#waiters) waiter.reject(this.#ended);
-        this.#waiters.clear();
-      },
-    });
+      options.firstId,
+    );
   }
 
   request<T>(method: string, params: unknown): Promise<T> {
@@ -156,7 +189,7 @@ export class CodexAppServer {
   }
 
   /** The last 8 KiB of the server's stderr. */
-  stderrTail(): string {
+  async stderrTail(): Promise<string> {
     return this.#transport.stderrTail();
   }
 

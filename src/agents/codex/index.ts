@@ -7,3 +7,6 @@ export { CODEX_TEST_MODEL, codexProviderConfig } from './provider-config.js';
 export type { CodexProvider } from './provider-config.js';
 export { CODEX_EXECUTABLE_VARIABLE, CODEX_PACKAGE, resolveCodexExecutable } from './resolve-codex.js';
 export type * from './protocol.generated.js';
+export { attachCodexAppServer, resolvedRequests, spawnDetachedCodexAppServer } from './detached.js';
+export type { DetachedCodex } from './detached.js';
+export type { CodexClientHandlers, CodexTransport } from './app-server.js';

@@ -3,7 +3,12 @@
 // the server's requests to one handler whose result (or failure) is sent back under the server's id, and
 // notifications to another. When the process ends every request still pending fails with why.
 import { ControlRequestError, TransportClosedError, toError } from '../../protocol/errors.js';
-import type { ChildTransport } from '../../transport/child-transport.js';
+
+/** What the peer reads frames from and writes them to: the piped child, or a detached one's FIFO and spool. */
+export interface FrameTransport {
+  frames(): AsyncIterable<Record<string, unknown>>;
+  send(frame: unknown): Promise<void>;
+}
 
 /** A request id as the app-server writes it (it numbers its own requests from 0). */
 export type JsonRpcId = number | string;
@@ -25,13 +30,18 @@ interface Pending {
 type Frame = Record<string, unknown>;
 
 export class JsonRpcPeer {
-  readonly #transport: ChildTransport;
+  readonly #transport: FrameTransport;
   readonly #handlers: JsonRpcHandlers;
   readonly #pending = new Map<JsonRpcId, Pending>();
   #nextId = 1;
   #closed: Error | undefined;
 
-  constructor(transport: ChildTransport, handlers: JsonRpcHandlers) {
+  /**
+   * `firstId`: where our request ids start. A host that re-attaches reads the spool from its start, old
+   * responses included: its ids must not meet the earlier host's.
+   */
+  constructor(transport: FrameTransport, handlers: JsonRpcHandlers, firstId = 1) {
+    this.#nextId = firstId;
     this.#transport = transport;
     this.#handlers = handlers;
     void this.#read();
