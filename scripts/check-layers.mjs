@@ -19,6 +19,7 @@ export const LAYERS = [
   ['control'],
   ['sessions'],
   ['session', 'index.ts'],
+  ['agents'],
   ['store'],
   ['view'],
   ['policy'],

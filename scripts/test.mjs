@@ -38,6 +38,8 @@ const BUNDLED_CLI_ONLY = [
   'cli-decisions-run',
   'cli-usage-before-disk',
   'fleet-',
+  // The Codex app-server is another agent altogether: the Claude CLI's version does not reach it.
+  'codex-',
   // The TUI in tmux (the terminal front end of a session, not the hook protocol the headless tests
   // check on every CLI) and the watchdog of a detached CLI (Warden's own shell, not the CLI's).
   'external-tui-tmux',

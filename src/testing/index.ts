@@ -16,6 +16,20 @@ export type {
   ToolUseBlock,
 } from './mock-model-types.js';
 export { DEFAULT_TEXT } from './default-reply.js';
+export { DEFAULT_RESPONSES_TEXT, startMockResponses } from './mock-responses.js';
+export type { MockResponses, MockResponsesOptions } from './mock-responses.js';
+export type {
+  ResponsesContext,
+  ResponsesExec,
+  ResponsesFunction,
+  ResponsesItem,
+  ResponsesPatch,
+  ResponsesRecord,
+  ResponsesReply,
+  ResponsesScript,
+  ResponsesText,
+  ToolOutputSummary,
+} from './mock-responses-types.js';
 export { scenario, ScenarioBuilder } from './scenario.js';
 export {
   BACKGROUND_AGENT_BASH,
@@ -33,6 +47,8 @@ export type {
   TrackMatch,
 } from './scenario.js';
 export { createScratch, offlineClaudeEnv, OFFLINE_API_KEY } from './offline-env.js';
+export { OFFLINE_OPENAI_KEY, offlineCodexEnv } from './offline-codex.js';
+export type { OfflineCodexOptions } from './offline-codex.js';
 export { writeCliWithoutStateEvents } from './cli-wrapper.js';
 export type { OfflineEnvOptions, Scratch } from './offline-env.js';
 export { FAKE_CLI_MODES, fakeCliArgs, fakeCliPath } from './fake-cli.js';

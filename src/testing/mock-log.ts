@@ -4,8 +4,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { RequestRecord } from './mock-model-types.js';
-
 export class MockLog {
   readonly #dir: string;
   #chain: Promise<void>;
@@ -24,7 +22,7 @@ export class MockLog {
     this.#enqueue(() => writeFile(file, JSON.stringify({ headers, body }, null, 1)));
   }
 
-  request(record: RequestRecord): void {
+  request(record: object): void {
     const line = `${JSON.stringify({ ts: new Date().toISOString(), ...record })}\n`;
     this.#enqueue(() => appendFile(join(this.#dir, 'requests.jsonl'), line));
   }

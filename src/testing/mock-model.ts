@@ -2,19 +2,25 @@
 // offline: POST /v1/messages (streaming and not), POST /v1/messages/count_tokens, API errors, delays and
 // hanging replies. Every request is classified (classify-request.ts) and handed to the caller's script,
 // which decides the reply from the conversation alone, so retries and concurrency cannot confuse it.
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { classifyRequest, MalformedRequestError } from './classify-request.js';
 import { defaultReply } from './default-reply.js';
+import {
+  HttpReplyError,
+  parseJson,
+  pause,
+  readBody,
+  RequestWaiters,
+  sendJson,
+  serveOnLoopback,
+  untilAborted,
+  write,
+} from './mock-http.js';
 import { MockLog } from './mock-log.js';
 import type { MockScript, Reply, RequestContext, RequestRecord } from './mock-model-types.js';
 import { errorBody, formatSse, renderMessage, replyProblem, sseEvents } from './mock-reply.js';
 import type { IdSource } from './mock-reply.js';
-
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface MockModelOptions {
   /** Decides each reply; omitted or returning null means the default reply. */
@@ -39,20 +45,6 @@ export interface MockModel {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  readonly predicate: (record: RequestRecord) => boolean;
-  readonly resolve: (record: RequestRecord) => void;
-}
-
-class HttpReplyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function validate(options: MockModelOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('startMockModel: options must be an object');
@@ -65,55 +57,6 @@ function validate(options: MockModelOptions): void {
   if (logDir !== undefined && (typeof logDir !== 'string' || logDir === '')) {
     throw new TypeError('startMockModel: logDir must be a non-empty string');
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES)
-        reject(new HttpReplyError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HttpReplyError(
-      400,
-      `malformed JSON body: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (ms <= 0) return !signal.aborted;
-  try {
-    await sleep(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function write(res: ServerResponse, text: string): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    res.write(text, (error) => resolve(error === undefined || error === null));
-  });
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 function describeReply(reply: Reply): string[] {
@@ -156,9 +99,7 @@ async function listen(options: MockModelOptions): Promise<MockModel> {
   const script: MockScript = options.script ?? (() => null);
   const log = options.logDir === undefined ? undefined : new MockLog(options.logDir);
   const requests: RequestRecord[] = [];
-  const waiters = new Set<Waiter>();
-  const inFlight = new Set<AbortController>();
-  const closing = new AbortController();
+  const waiters = new RequestWaiters(requests);
   let counter = 0;
   let messageIds = 0;
   let toolIds = 0;
@@ -167,25 +108,7 @@ async function listen(options: MockModelOptions): Promise<MockModel> {
     nextToolUseId: () => `toolu_mock_${String(++toolIds).padStart(4, '0')}`,
   };
 
-  const notify = (record: RequestRecord): void => {
-    for (const waiter of waiters) {
-      if (waiter.predicate(record)) {
-        waiters.delete(waiter);
-        waiter.resolve(record);
-      }
-    }
-  };
-
-  const sendJson = (
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): void => {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
+  const notify = (record: RequestRecord): void => waiters.notify(record);
 
   const answerMessages = async (
     req: IncomingMessage,
@@ -257,23 +180,18 @@ async function listen(options: MockModelOptions): Promise<MockModel> {
     sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(raw.length / 4)) });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const record: RequestRecord = { n: ++counter, method: req.method ?? 'GET', path, done: false };
     requests.push(record);
-    const controller = new AbortController();
-    inFlight.add(controller);
     res.on('close', () => {
-      controller.abort();
-      inFlight.delete(controller);
       record.done = true;
       log?.request(record);
       notify(record);
     });
     notify(record);
     try {
-      if (req.method === 'POST' && path === '/v1/messages')
-        await answerMessages(req, res, record, controller.signal);
+      if (req.method === 'POST' && path === '/v1/messages') await answerMessages(req, res, record, signal);
       else if (req.method === 'POST' && path === '/v1/messages/count_tokens')
         await answerCountTokens(req, res, record);
       else throw new HttpReplyError(404, `mock: no route for ${record.method} ${path}`);
@@ -294,59 +212,12 @@ async function listen(options: MockModelOptions): Promise<MockModel> {
     }
   };
 
-  // handle() answers its own failures; this only guards against a failure while answering one.
-  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
-  // Each in-flight request's signal also fires on close(), which ends hanging replies and pending delays.
-  closing.signal.addEventListener('abort', () => inFlight.forEach((controller) => controller.abort()), {
-    once: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-
-  let closed: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closed ??= (async () => {
-      closing.abort();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await stopped;
-      // Responses of destroyed sockets report 'close' (and queue their log line) on the next turn.
-      await new Promise((resolve) => setImmediate(resolve));
-      await log?.flush();
-    })();
-    return closed;
-  };
+  const server = await serveOnLoopback(options.port ?? 0, handle, async () => log?.flush());
 
   const waitForRequest = (
     predicate: (record: RequestRecord) => boolean,
     waitOptions: { signal?: AbortSignal } = {},
-  ): Promise<RequestRecord> => {
-    const found = requests.find(predicate);
-    if (found !== undefined) return Promise.resolve(found);
-    const { signal } = waitOptions;
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        waiters.delete(waiter);
-        reject(signal?.reason instanceof Error ? signal.reason : new Error('waitForRequest aborted'));
-      };
-      const waiter: Waiter = {
-        predicate,
-        resolve: (record) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(record);
-        },
-      };
-      if (signal?.aborted === true) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      waiters.add(waiter);
-    });
-  };
+  ): Promise<RequestRecord> => waiters.wait(predicate, waitOptions);
 
-  return { url: `http://127.0.0.1:${port}`, requests, waitForRequest, close };
+  return { url: `http://127.0.0.1:${server.port}`, requests, waitForRequest, close: server.close };
 }
