@@ -168,9 +168,7 @@ export const fleetMemoryBenchmark: Benchmark = {
               (r) => p(pick(r), q),
             ),
           );
-    const met = parked.ok
-      ? parked.value.cliCount === atWork && parked.value.parked === idleCount
-      : undefined;
+    const met = parked.ok ? parked.value.cliCount === atWork && parked.value.parked === idleCount : undefined;
     const target: TargetCheck = {
       target: `a host with ${threads.toLocaleString('en-US')} threads holds CLIs only for the ${atWork} at work`,
       met,
