@@ -209,7 +209,7 @@ export class Projector {
           `INSERT INTO approvals (id, thread_id, run_id, subagent_id, tool_name, input, tool_use_id, request_id,
              suggestions, always_allow_rules, blocked_path, decision_reason, generation, deadline, routing,
              two_person, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
           d.approvalId,
           threadId,
           d.runId,
