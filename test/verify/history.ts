@@ -7,7 +7,7 @@ export interface ActionOp {
   readonly kind: 'decide' | 'cancel' | 'stop' | 'send';
   readonly client: string;
   readonly host: string;
-  readonly threadId: string;
+  readonly threadId?: string;
   readonly approvalId?: string;
   readonly behavior?: 'allow' | 'deny';
   readonly invokedAt: number;

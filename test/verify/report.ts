@@ -1,0 +1,80 @@
+// VERIFICATION.md: what a verify run checked and found, with the seed that replays it, the machine's load
+// and the command; then the proof runs, where the checker must report the anomaly that was planted.
+import type { VerifyResult } from './run-verify.js';
+
+export interface ProofRun {
+  readonly name: string;
+  readonly result: VerifyResult;
+}
+
+export interface ReportInput {
+  readonly command: string;
+  readonly cores: number;
+  readonly loadAtStart: readonly number[];
+  readonly loadAtEnd: readonly number[];
+  readonly main: VerifyResult;
+  readonly proofs: readonly ProofRun[];
+}
+
+function figures(result: VerifyResult): string[] {
+  const faults = Object.entries(result.faults).map(([kind, n]) => `${kind} ${n}`);
+  const ops = Object.entries(result.operationsByKind).map(([kind, n]) => `${kind} ${n}`);
+  return [
+    `- Seed: ${result.seed} (\`--seed ${result.seed}\` replays the fault schedule and the people's choices)`,
+    `- Duration: ${result.seconds} s; rounds played: ${result.rounds} (${result.unsettledRounds} did not settle within the round's 60 s)`,
+    `- Histories checked: ${result.approvals} approvals, over one history of ${result.operations} operations (${ops.join(', ')})`,
+    `- Events in the log: ${result.events}`,
+    `- Faults injected: ${faults.join(', ')}`,
+    ...(result.notificationsDropped > 0 ? [`- NOTIFY messages dropped: ${result.notificationsDropped}`] : []),
+    `- Anomalies found: ${result.anomalies.length}`,
+  ];
+}
+
+function anomalies(result: VerifyResult): string[] {
+  if (result.anomalies.length === 0) return [];
+  const lines = result.anomalies
+    .slice(0, 20)
+    .map((a) => `${a.kind}${a.approvalId === undefined ? '' : ` ${a.approvalId}`}: ${a.detail}`);
+  const more = result.anomalies.length > 20 ? [`… and ${result.anomalies.length - 20} more`] : [];
+  return ['', '```', ...lines, ...more, '```'];
+}
+
+export function verificationReport(input: ReportInput): string {
+  const { main } = input;
+  return [
+    '# Verification',
+    '',
+    'A fleet of `warden serve` hosts on one real PostgreSQL, the real Claude Code CLI answered by the mock',
+    'model, simulated people racing each other over HTTP from every host, WebSocket clients on every host, and',
+    'faults injected one after another: hosts SIGKILLed and restarted, hosts paused (SIGSTOP) past their lease',
+    "and resumed, each host's link to PostgreSQL cut, delayed and reset through a TCP proxy, PostgreSQL",
+    'restarted. The history checker (test/verify/checker.ts) proves over the whole history: one winner per',
+    'approval; no decision applied twice to a CLI; no acknowledged decision lost; status monotone on each',
+    'host; every event a WebSocket client saw is in the log, in order; deadlines never fire before their time.',
+    '',
+    `Command: \`${input.command}\``,
+    '',
+    `Machine: ${input.cores} cores; load average (1, 5, 15 min) ${input.loadAtStart.join(', ')} at the start, ${input.loadAtEnd.join(', ')} at the end; Node ${process.version}.`,
+    '',
+    '## The run',
+    '',
+    ...figures(main),
+    ...anomalies(main),
+    ...(input.proofs.length === 0
+      ? []
+      : [
+          '',
+          '## The checker can fail',
+          '',
+          'The same runner with an anomaly planted on purpose; the checker must report it.',
+          ...input.proofs.flatMap((proof) => [
+            '',
+            `### ${proof.name}`,
+            '',
+            ...figures(proof.result),
+            ...anomalies(proof.result),
+          ]),
+        ]),
+    '',
+  ].join('\n');
+}
