@@ -45,6 +45,7 @@ export async function playRound(
   random: Random,
   hosts: readonly FleetHost[],
   history: HistoryRecorder,
+  raceMs = 1500,
 ): Promise<Round> {
   const starter = someHost(random, hosts);
   const deadline = random() < 0.5 ? { deadlines: { afterMs: between(random, 1500, 6000) } } : {};
@@ -75,7 +76,7 @@ export async function playRound(
       const client = `${lane}-person${i}`;
       const host = pick(random, hosts)!;
       const behavior = random() < 0.7 ? 'allow' : 'deny';
-      await sleep(between(random, 0, 1500));
+      await sleep(between(random, 0, raceMs));
       await decide(history, client, host, id, approvalId, behavior);
       await observeApprovals(history, client, host, id);
     }),

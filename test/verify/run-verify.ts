@@ -25,10 +25,14 @@ export interface VerifyOptions {
   /** The faults to draw from; with `eachOnce` every kind is injected once, in this order. */
   readonly faults?: readonly FaultKind[];
   readonly eachOnce?: boolean;
+  /** The pause before each fault, drawn from [min, max] ms; default [2000, 6000]. */
+  readonly faultGapMs?: readonly [number, number];
   /** A module every host imports first (`--import`): the proof runs break a host with it. */
   readonly preload?: string;
   /** Every host's link drops the NOTIFY messages of PostgreSQL from the start. */
   readonly dropNotify?: boolean;
+  /** The longest pause of a person before deciding (default 1500 ms; 0: everyone at once). */
+  readonly raceMs?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -43,6 +47,8 @@ export interface VerifyResult {
   readonly events: number;
   readonly faults: Record<FaultKind, number>;
   readonly notificationsDropped: number;
+  /** From a winning decide's answer to its tool result at the mock: median and slowest, in ms. */
+  readonly deliveryMs: { readonly median: number; readonly max: number };
   readonly anomalies: readonly Anomaly[];
 }
 
@@ -92,15 +98,26 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
     const faultRandom = seeded(Math.floor(random() * 2 ** 32));
     const lanes = laneRandoms.map(async (laneRandom, i) => {
       while (Date.now() < endAt) {
-        const round = await playRound(`lane${i}`, world.scratch.cwd, laneRandom, fleet.hosts, history);
+        const round = await playRound(
+          `lane${i}`,
+          world.scratch.cwd,
+          laneRandom,
+          fleet.hosts,
+          history,
+          options.raceMs,
+        );
         rounds++;
         if (!round.settled) unsettledRounds++;
       }
     });
     const kinds = options.faults ?? FAULT_KINDS;
     const faulting = (async () => {
-      for (let i = 0; options.eachOnce === true ? i < kinds.length : Date.now() < endAt; i++) {
-        await sleep(between(faultRandom, 2000, 6000));
+      for (
+        let i = 0;
+        kinds.length > 0 && (options.eachOnce === true ? i < kinds.length : Date.now() < endAt);
+        i++
+      ) {
+        await sleep(between(faultRandom, ...(options.faultGapMs ?? [2000, 6000])));
         if (options.eachOnce !== true && Date.now() >= endAt) break;
         const kind = options.eachOnce === true ? kinds[i]! : pick(faultRandom, kinds)!;
         await injectFault(kind, fleet, cluster, faultRandom, log);
@@ -165,6 +182,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
       events: events.length,
       faults,
       notificationsDropped: fleet.hosts.reduce((sum, host) => sum + host.proxy.dropped(), 0),
+      deliveryMs: deliveryTimes(history),
       anomalies,
     };
   } finally {
@@ -176,4 +194,20 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
 function toolUseOf(events: readonly LogEvent[], approvalId: unknown): string {
   const asked = events.find((e) => e.type === 'approval.requested' && e.data.approvalId === approvalId);
   return String(asked?.data.toolUseId);
+}
+
+/** How long each decide answered 200 with a final status took to reach its CLI. */
+function deliveryTimes(history: HistoryRecorder): { median: number; max: number } {
+  const received = new Map<string, number>();
+  for (const op of history.operations)
+    if (op.kind === 'cli-received') received.set(op.approvalId, op.completedAt);
+  const times = history.operations
+    .flatMap((op) =>
+      op.kind === 'decide' && op.status === 200 && op.answered !== 'pending' && op.approvalId !== undefined
+        ? [(received.get(op.approvalId) ?? NaN) - op.completedAt]
+        : [],
+    )
+    .filter((ms) => Number.isFinite(ms))
+    .sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)] ?? 0, max: times.at(-1) ?? 0 };
 }
