@@ -86,8 +86,18 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     hosts,
     database,
     kill,
+    // A host that cannot open its store at start exits (PostgreSQL busy or still coming back); it is
+    // started again, as a service manager would, a few times before the run gives up.
     async restart(host) {
-      host.process = await launch(host.name, Number(new URL(host.url).port), host.proxy);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          host.process = await launch(host.name, Number(new URL(host.url).port), host.proxy);
+          break;
+        } catch (error) {
+          if (attempt === 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
       host.token = tokenOf(host.name);
       host.up = true;
     },
