@@ -46,6 +46,11 @@ describe('decider tokens at rest', () => {
     const reopened = await Supervisor.open({ dataDir, query: (args) => noCli(args) });
     const reports: unknown[] = [];
     const server = await createServer({ supervisor: reopened, dataDir, onError: (e) => reports.push(e) });
+    // Closed here too, so that a failed assertion does not leave the test's process running.
+    t.after(async () => {
+      await server.close().catch(() => undefined);
+      await reopened.close().catch(() => undefined);
+    });
     const call = (path: string, init: RequestInit = {}) =>
       fetch(`${server.url}${path}`, {
         ...init,
@@ -61,7 +66,10 @@ describe('decider tokens at rest', () => {
     assert.equal(malformed.status, 400);
     assert.equal((await call('/api/audit?format=csv')).status, 200);
     const listed = await warden('token', 'list', '--data-dir', dataDir);
-    assert.match(listed.stdout, /^NAME\tROLE\tCREATED\tLAST USED\tREVOKED\ndave\tapprover\t\S+\t\S+\t-\n$/);
+    assert.match(
+      listed.stdout,
+      /^NAME\tROLE\tSCOPE\tCREATED\tLAST USED\tREVOKED\ndave\tapprover\teverything\t\S+\t\S+\t-\n$/,
+    );
     const revoked = await warden('token', 'revoke', 'dave', '--data-dir', dataDir);
     assert.match(revoked.stdout, /^Revoked dave .*its sessions and WebSockets were ended/);
     assert.equal((await call('/api/threads')).status, 401);
