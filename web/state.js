@@ -170,6 +170,7 @@ export class State {
         this.addThread({
           id: threadId,
           kind: event.data.external === undefined ? 'warden' : 'external',
+          agent: event.data.agent ?? 'claude',
           ...(event.data.external === undefined ? {} : { sessionId: event.data.external.sessionId }),
           cwd: event.data.cwd,
           mode: event.data.mode,

@@ -2,6 +2,7 @@
 // projections (threads, runs, subagents, approvals) are a fold over them (projector.ts), so a UI can rebuild
 // any view, and the conversation, from the log alone.
 import type {
+  AgentKind,
   ApprovalDeadline,
   ApprovalRouting,
   ApprovalDecision,
@@ -59,6 +60,8 @@ export interface EventDataMap {
      * `sessionId` from the start) and the hook token that reported it (only it may wait on its approvals).
      */
     external?: { sessionId: string; reporter: string };
+    /** The agent CLI the thread runs; absent: Claude Code. */
+    agent?: AgentKind;
   };
   /** Rules a person granted with always-allow, for the CLI session, the thread or the project. */
   'thread.rules_granted': {

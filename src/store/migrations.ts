@@ -161,6 +161,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE approvals ADD COLUMN endorsements TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 10,
+    description: 'the agent CLI each thread runs: Claude Code, or the Codex app-server',
+    sql: `ALTER TABLE threads ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';`,
+  },
 ];
 
 /** The newest schema version this Warden knows. */

@@ -36,12 +36,13 @@ export class Projector {
       case 'thread.created': {
         if (this.#get('SELECT 1 FROM threads WHERE id = ?', threadId) !== undefined)
           throw new ConflictError(`Thread ${threadId} already exists`);
-        const { cwd, mode, model, rules, deadlines = null, external } = event.data;
+        const { cwd, mode, model, rules, deadlines = null, external, agent = 'claude' } = event.data;
         this.#run(
-          `INSERT INTO threads (id, kind, session_id, cwd, mode, model, rules, deadlines, status, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'idle', ?, ?)`,
+          `INSERT INTO threads (id, kind, agent, session_id, cwd, mode, model, rules, deadlines, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'idle', ?, ?)`,
           threadId,
           external === undefined ? 'warden' : 'external',
+          agent,
           external?.sessionId ?? null,
           cwd,
           mode,

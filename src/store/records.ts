@@ -114,9 +114,14 @@ export interface ThreadRules {
  */
 export type ThreadKind = 'warden' | 'external';
 
+/** The agent CLI behind a thread: Claude Code (`claude`), or the Codex app-server (`codex`). */
+export type AgentKind = 'claude' | 'codex';
+
 export interface ThreadRecord {
   id: string;
   kind: ThreadKind;
+  /** The agent CLI the thread runs (docs/agents.md). */
+  agent: AgentKind;
   cwd: string;
   /**
    * What a person reads to tell threads apart: a name given at creation or later, else the first line of

@@ -35,6 +35,8 @@ export function threadFromRow(row: Row): ThreadRecord {
     id: str(row.id),
     // A store read before its kind column existed holds only threads Warden ran.
     kind: row.kind === 'external' ? 'external' : 'warden',
+    // A store read before its agent column existed holds only Claude Code threads.
+    agent: row.agent === 'codex' ? 'codex' : 'claude',
     cwd: str(row.cwd),
     // A store read before its title column existed (the read-only view of an older file) has none.
     title: strOrNull(row.title),

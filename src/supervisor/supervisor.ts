@@ -33,6 +33,8 @@ import { shutDown } from './durable/shutdown.js';
 import { followLog, readPage, threadEvents } from './event-stream.js';
 import type { HookAnswer, HookWait } from './external/external-gate.js';
 import { ExternalSessions } from './external/external-sessions.js';
+import { CodexThreads } from './agents/codex-threads.js';
+import { codexLaunch } from './agents/codex-launch.js';
 import type { FleetMembership, ThreadHost } from './fleet/fleet.js';
 import { openHostStore } from './fleet/host-store.js';
 import { RemoteCommands } from './fleet/remote-commands.js';
@@ -62,6 +64,7 @@ export class Supervisor {
   readonly #decider: Decider;
   readonly #commands: ThreadCommands;
   readonly #external: ExternalSessions;
+  readonly #codex: CodexThreads;
   /**
    * What open() found and closed out from a previous host that did not close cleanly, how many of its
    * CLI processes were still running and were stopped, and how many detached ones were re-attached.
@@ -121,7 +124,7 @@ export class Supervisor {
         });
         const { enforced, reason } = sandbox.status;
         if (sandbox.requested && !enforced) core.warn(new SandboxUnavailableError(reason ?? 'unknown'));
-        const supervisor = new Supervisor(core, restart, fleet);
+        const supervisor = new Supervisor(core, restart, fleet, options.codex);
         // A deadline that passed while no host ran applies now (decide() waits for re-attached CLIs).
         supervisor.#decider.restoreDeadlines(
           store.listApprovals({ status: 'pending' }).filter((approval) => owned(approval.threadId)),
@@ -150,7 +153,12 @@ export class Supervisor {
   /** The steps of the routes of pending approvals: reminders and escalations (approvals/escalations.ts). */
   readonly #escalations: Escalations;
 
-  private constructor(core: SupervisorCore, restart: HostRestart, fleet: FleetMembership | undefined) {
+  private constructor(
+    core: SupervisorCore,
+    restart: HostRestart,
+    fleet: FleetMembership | undefined,
+    codex: SupervisorOptions['codex'],
+  ) {
     this.#core = core;
     this.#fleet = fleet;
     this.#remote =
@@ -159,7 +167,8 @@ export class Supervisor {
         : new RemoteCommands(core, fleet, (request) => this.#commands.runRequested(request));
     this.#threads = new Threads(core);
     this.#decider = new Decider(core, this.#threads, fleet);
-    this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote);
+    this.#codex = new CodexThreads(core, codexLaunch(core.options.env, codex));
+    this.#commands = new ThreadCommands(core, this.#threads, this.#decider, fleet, this.#remote, this.#codex);
     this.#external = new ExternalSessions(core);
     this.recovered = restart.recovered;
     this.#escalations = new Escalations(core);
@@ -167,7 +176,7 @@ export class Supervisor {
     core.committedListeners.push((events) => this.#escalations.onCommitted(events));
     core.committedListeners.push((events) => this.#remote?.onCommitted(events));
     core.committedListeners.push((events) => this.#threads.noteActivity(events));
-    this.reattached = reattach(core, this.#threads, restart.attachable);
+    this.reattached = reattach(core, this.#threads, restart.attachable, this.#codex);
   }
 
   /**
@@ -364,7 +373,8 @@ export class Supervisor {
         this.#escalations.clear();
         this.#external.stop();
       };
-      this.#closed = shutDown(this.#core, this.#threads.runtimes(), { stopAgents, stopDeadlines });
+      const runtimes = [...this.#codex.runtimes(), ...this.#threads.runtimes()];
+      this.#closed = shutDown(this.#core, runtimes, { stopAgents, stopDeadlines });
       this.#core.markClosed();
     }
     return this.#closed;

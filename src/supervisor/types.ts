@@ -8,6 +8,7 @@ import type { StoredEvent } from '../store/event-types.js';
 import type { FleetHostOptions } from '../store/host-registry.js';
 import type { LeftRunning } from './durable/detached-idle.js';
 import type {
+  AgentKind,
   ApprovalRecord,
   DecidedBy,
   DecisionBehavior,
@@ -60,6 +61,12 @@ export interface SupervisorOptions {
   claudePath?: string;
   /** The CLI's whole environment (it replaces process.env, as query()'s `env` does). */
   env?: Record<string, string | undefined>;
+  /**
+   * How the Codex app-server of threads with `agent: 'codex'` is started: its binary (default: the
+   * pinned one, or WARDEN_CODEX_EXECUTABLE), its whole environment (default: `env`; give it CODEX_HOME
+   * and the key its model provider reads), and `-c key=value` overrides (docs/agents.md).
+   */
+  codex?: { codexPath?: string; env?: Record<string, string | undefined>; config?: string[] };
   /** Problems that are not fatal: a warning from a session, an event that could not be recorded. */
   onWarning?: (warning: WardenError) => void;
   /** Replaces query() (tests drive the supervisor with a scripted stand-in). */
@@ -138,6 +145,8 @@ export interface CloseOptions {
 export interface NewThread {
   /** The CLI's working directory: an existing directory. */
   cwd: string;
+  /** The agent CLI the thread runs: `claude` (Claude Code, the default) or `codex` (docs/agents.md). */
+  agent?: AgentKind;
   mode: ThreadMode;
   model?: string;
   /** A name for the thread; without one it is named by the first line of its first prompt. */

@@ -7,7 +7,7 @@ import { SUGGEST_AFTER } from '../policy/suggest.js';
 import { resolve } from 'node:path';
 
 import { ValidationError } from '../protocol/errors.js';
-import type { ThreadMode, ThreadRules } from '../store/records.js';
+import type { AgentKind, ThreadMode, ThreadRules } from '../store/records.js';
 import { validateMode, validateRules } from '../policy/policy.js';
 import { validateDetachedIdleMs } from './durable/detached-idle.js';
 import { validateIdleParkMs } from './durable/idle-park.js';
@@ -41,6 +41,7 @@ export function validateOpenOptions(options: SupervisorOptions): {
     throw new TypeError('options.onWarning must be a function');
   if (query !== undefined && typeof query !== 'function')
     throw new TypeError('options.query must be a function');
+  validateCodexOptions(options.codex);
   const { sandbox } = options;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly unknown[]).includes(sandbox))
     throw new TypeError(`options.sandbox must be one of ${SANDBOX_MODES.join(', ')}`);
@@ -50,6 +51,20 @@ export function validateOpenOptions(options: SupervisorOptions): {
     suggestRulesAfter: validateSuggestRulesAfter(options.suggestRulesAfter),
     twoPerson: validateRequireTwo(options.requireTwo),
   };
+}
+
+function validateCodexOptions(codex: SupervisorOptions['codex']): void {
+  if (codex === undefined) return;
+  if (!isRecord(codex)) throw new TypeError('options.codex must be an object');
+  if (codex.codexPath !== undefined && typeof codex.codexPath !== 'string')
+    throw new TypeError('options.codex.codexPath must be a string');
+  if (codex.env !== undefined && !isRecord(codex.env))
+    throw new TypeError('options.codex.env must be an object');
+  if (
+    codex.config !== undefined &&
+    !(Array.isArray(codex.config) && codex.config.every((c) => typeof c === 'string'))
+  )
+    throw new TypeError('options.codex.config must be an array of strings');
 }
 
 function validateSuggestRulesAfter(value: unknown): number {
@@ -75,6 +90,7 @@ export function validateId(id: unknown, field: string): string {
 }
 
 export function validateNewThread(input: unknown): {
+  agent: AgentKind;
   cwd: string;
   mode: ThreadMode;
   model: string | null;
@@ -94,7 +110,13 @@ export function validateNewThread(input: unknown): {
     throw new ValidationError(`cwd ${JSON.stringify(cwd)} is not an existing directory`, 'cwd');
   if (model !== undefined && (typeof model !== 'string' || model === ''))
     throw new ValidationError('model must be a non-empty string', 'model');
+  const { agent = 'claude' } = input as Partial<NewThread>;
+  if (agent !== 'claude' && agent !== 'codex')
+    throw new ValidationError('agent must be claude or codex', 'agent');
+  if (agent === 'codex' && input.plan === true)
+    throw new ValidationError('a Codex thread has no plan mode', 'plan');
   return {
+    agent,
     cwd: directory,
     mode: validateMode(input.mode),
     model: model ?? null,

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { codexProviderToml, type CodexProvider } from '../agents/codex/provider-config.js';
 import { TEST_RUN_VARIABLE } from '../transport/process-tree.js';
 
 /** A dummy key: Codex sends it as a bearer token and the mock ignores it. */
@@ -30,15 +31,21 @@ export interface OfflineCodexOptions {
    * (`bwrap: execvp codex-linux-sandbox: No such file or directory`).
    */
   readonly tmpdir?: string;
+  /**
+   * The model provider written into config.toml (the mock's URL and a model), for an app-server started
+   * without `-c` overrides, as the Supervisor starts a Codex thread's.
+   */
+  readonly provider?: CodexProvider;
   /** Added last; a value of `undefined` removes a variable. */
   readonly extra?: Readonly<Record<string, string | undefined>>;
 }
 
 export function offlineCodexEnv(options: OfflineCodexOptions): Record<string, string> {
-  const { codexHome, home, tmpdir, extra } = options;
+  const { codexHome, home, tmpdir, extra, provider } = options;
   if (typeof codexHome !== 'string' || codexHome === '')
     throw new TypeError('offlineCodexEnv: codexHome must be a non-empty string');
-  writeFileSync(join(codexHome, 'config.toml'), OFFLINE_CONFIG);
+  const top = provider === undefined ? '' : codexProviderToml(provider);
+  writeFileSync(join(codexHome, 'config.toml'), top + OFFLINE_CONFIG);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     CODEX_HOME: codexHome,

@@ -53,6 +53,8 @@ export interface CodexTransport extends FrameTransport {
   readonly pid: number;
   readonly exited: Promise<ChildExit>;
   close(): Promise<void>;
+  /** Lets go of a detached process, leaving it running (absent: a piped child, which cannot be). */
+  detach?(): Promise<void>;
   stderrTail(): string | Promise<string>;
 }
 
@@ -191,6 +193,14 @@ export class CodexAppServer {
   /** The last 8 KiB of the server's stderr. */
   async stderrTail(): Promise<string> {
     return this.#transport.stderrTail();
+  }
+
+  /**
+   * Lets go of a detached app-server, leaving it running with its requests pending for the next host
+   * (attachCodexAppServer). A piped one cannot outlive its host: it is closed.
+   */
+  detach(): Promise<void> {
+    return this.#transport.detach?.() ?? this.close();
   }
 
   /** Ends stdin, then SIGTERM, then SIGKILL, and cleans up the process group. Idempotent. */

@@ -25,9 +25,12 @@ export interface DetachedCodex {
   readonly marker: string;
 }
 
-/** Spawns the app-server detached in `dir` (which must not exist yet) and completes the handshake. */
+/**
+ * Spawns the app-server detached in `dir` (which must not exist yet) and completes the handshake. With
+ * `watchdog`, the process ends by itself once `dir` is removed (detached-lifetime.ts).
+ */
 export async function spawnDetachedCodexAppServer(
-  options: CodexAppServerOptions & { readonly dir: string },
+  options: CodexAppServerOptions & { readonly dir: string; readonly watchdog?: boolean },
 ): Promise<{ server: CodexAppServer; process: DetachedCodex; transport: DetachedTransport }> {
   const marker = randomUUID();
   const child = await spawnDetached({
@@ -37,7 +40,7 @@ export async function spawnDetachedCodexAppServer(
     env: options.env,
     marker,
     dir: options.dir,
-    watchdog: false,
+    ...(options.watchdog === true ? {} : { watchdog: false as const }),
   });
   const identity = { pid: child.pid, startTicks: child.startTicks };
   const transport = new DetachedTransport({ paths: child.paths, identity, marker, exited: child.exited });
@@ -47,17 +50,34 @@ export async function spawnDetachedCodexAppServer(
 
 /** Ids of the server requests the spool shows as resolved (answered by some host, or withdrawn). */
 export function resolvedRequests(paths: DetachedPaths): Set<string> {
+  return readSpoolRequests(paths).resolved;
+}
+
+/** Ids of the server requests the spool holds with no `serverRequest/resolved`: the ones still waiting. */
+export function pendingRequests(paths: DetachedPaths): Set<string> {
+  const { asked, resolved } = readSpoolRequests(paths);
+  return new Set([...asked].filter((id) => !resolved.has(id)));
+}
+
+/** The server's requests in the spool (a frame with a method and an id), and those resolved since. */
+function readSpoolRequests(paths: DetachedPaths): { asked: Set<string>; resolved: Set<string> } {
+  const asked = new Set<string>();
   const resolved = new Set<string>();
   for (const line of readFileSync(paths.output, 'utf8').split('\n')) {
-    if (!line.includes('serverRequest/resolved')) continue;
+    if (!line.includes('"method"')) continue;
     try {
-      const frame = JSON.parse(line) as { method?: unknown; params?: { requestId?: unknown } };
+      const frame = JSON.parse(line) as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
       if (frame.method === 'serverRequest/resolved') resolved.add(String(frame.params?.requestId));
+      else if (
+        typeof frame.method === 'string' &&
+        (typeof frame.id === 'number' || typeof frame.id === 'string')
+      )
+        asked.add(String(frame.id));
     } catch {
       // A line being written as we read: the transport reads it whole later.
     }
   }
-  return resolved;
+  return { asked, resolved };
 }
 
 /**

@@ -18,10 +18,33 @@ export const CODEX_TEST_MODEL = 'gpt-5.5';
 
 const toml = (value: string): string => JSON.stringify(value);
 
-export function codexProviderConfig(provider: CodexProvider): string[] {
+function providerId(provider: CodexProvider): string {
   const id = provider.id ?? 'warden';
   if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new TypeError('provider.id must be a bare TOML key');
-  const table = `{name=${toml(id)},base_url=${toml(provider.baseUrl)},env_key=${toml(provider.envKey ?? 'OPENAI_API_KEY')},wire_api="responses"}`;
+  return id;
+}
+
+function providerTable(provider: CodexProvider): string {
+  return `{name=${toml(providerId(provider))},base_url=${toml(provider.baseUrl)},env_key=${toml(provider.envKey ?? 'OPENAI_API_KEY')},wire_api="responses"}`;
+}
+
+/**
+ * The same provider as lines of a `config.toml` (top-level keys: they go before any table), for an
+ * app-server that is started without `-c` overrides — by `warden serve`, say, which reads CODEX_HOME.
+ */
+export function codexProviderToml(provider: CodexProvider): string {
+  const id = providerId(provider);
+  return [
+    `model_provider = ${toml(id)}`,
+    ...(provider.model === undefined ? [] : [`model = ${toml(provider.model)}`]),
+    `model_providers.${id} = ${providerTable(provider)}`,
+    '',
+  ].join('\n');
+}
+
+export function codexProviderConfig(provider: CodexProvider): string[] {
+  const id = providerId(provider);
+  const table = providerTable(provider);
   return [
     `model_provider=${toml(id)}`,
     `model_providers.${id}=${table}`,

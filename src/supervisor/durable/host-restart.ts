@@ -4,6 +4,7 @@
 // watchdog ended them) are parked; every other process it left is stopped and its thread closed out (runs
 // interrupted, approvals expired, subagents lost); spools nobody reads any more are removed.
 import type { Store } from '../../store/store.js';
+import type { CodexThreads } from '../agents/codex-threads.js';
 import type { SupervisorCore } from '../core.js';
 import type { Threads } from '../runtime/threads.js';
 import { recoverAfterCrash, type RecoverySummary } from './closeout.js';
@@ -65,10 +66,13 @@ export function reattach(
   core: SupervisorCore,
   threads: Threads,
   attachable: ReadonlyMap<string, DetachedProcess>,
+  codex: Pick<CodexThreads, 'attach'>,
 ): Promise<void> {
   for (const [threadId, cli] of attachable) {
     try {
-      threads.runtime(threadId).attach(cli);
+      // A Codex app-server is joined by its own protocol (agents/codex-thread.ts).
+      if (threads.thread(threadId).agent === 'codex') codex.attach(threadId, cli);
+      else threads.runtime(threadId).attach(cli);
     } catch (error) {
       // Its thread is closed out (attach_failed); the process must not outlive that.
       core.warnFailure(error, `Could not re-attach to the CLI of thread ${threadId}`);

@@ -6,12 +6,13 @@
 // running.
 import type { SupervisorCore } from '../core.js';
 import type { ThreadRuntime } from '../runtime/thread-runtime.js';
+import type { CodexThread } from '../agents/codex-thread.js';
 import type { CloseResult } from '../types.js';
 import type { LeftRunning } from './detached-idle.js';
 
 export async function shutDown(
   core: SupervisorCore,
-  runtimes: readonly ThreadRuntime[],
+  runtimes: readonly (ThreadRuntime | CodexThread)[],
   options: { stopAgents: boolean; stopDeadlines: () => void },
 ): Promise<CloseResult> {
   try {

@@ -13,6 +13,7 @@ import { deadlineFor } from '../approvals/deadlines.js';
 import { routingFor } from '../approvals/routes.js';
 import { effectiveRules } from '../approvals/grants.js';
 import type { SupervisorCore } from '../core.js';
+import type { ApprovalRecord, ThreadRecord } from '../../store/records.js';
 import type { HookReport } from './hook-report.js';
 import { hookRequestId, type ExternalThreads } from './external-threads.js';
 
@@ -34,8 +35,8 @@ export type HookAnswer = PermissionResult | null;
 export interface HookWait {
   /** Aborted when the hook's connection ends. */
   readonly signal: AbortSignal;
-  /** How long the hook waits for a person, at most. */
-  readonly waitMs: number;
+  /** How long the hook waits for a person, at most; without it, until someone answers (or it goes away). */
+  readonly waitMs?: number;
   /** Told the approval's id once it exists (the hook then knows to ask again if the server goes away). */
   readonly onApproval?: (approvalId: string) => void;
   /** Aborted when the supervisor closes: the approval stays pending for the hook to ask the next one. */
@@ -54,6 +55,34 @@ export async function gateExternal(
   const firstAsk = `${toolName}: ${typeof input.command === 'string' ? input.command : typeof input.file_path === 'string' ? input.file_path : ''}`;
   const { thread, runId } = threads.adopt(report, reporter, firstAsk);
   const requestId = hookRequestId(report.sessionId, toolName, input);
+  return gateRequest(
+    core,
+    { thread, runId, toolName, input, requestId, suggestions: report.suggestions },
+    wait,
+  );
+}
+
+/** A permission request of a thread whose agent Warden does not hold a control channel to. */
+export interface GatedRequest {
+  readonly thread: ThreadRecord;
+  readonly runId: string;
+  readonly toolName: string;
+  readonly input: Record<string, unknown>;
+  /** The same id for the same request asked again (after a restart): it waits on the same approval. */
+  readonly requestId: string;
+  readonly suggestions: ApprovalRecord['suggestions'];
+}
+
+/**
+ * The thread's policy first (no sandbox of Warden's holds around such an agent), else an approval that
+ * waits for decide() while `wait` lasts: an external session's hook, or a Codex thread's request.
+ */
+export async function gateRequest(
+  core: SupervisorCore,
+  request: GatedRequest,
+  wait: HookWait,
+): Promise<HookAnswer> {
+  const { thread, runId, toolName, input, requestId } = request;
   // Asked again for a call whose approval waits (the server restarted under the hook): the same one.
   const waiting = core.store
     .listApprovals({ threadId: thread.id, status: 'pending' })
@@ -61,7 +90,7 @@ export async function gateExternal(
   if (waiting !== undefined && !core.waiters.has(waiting.id))
     return awaitDecision(core, thread.id, waiting.id, input, wait);
 
-  // External: no sandbox of Warden's holds around this CLI, whatever this host's own CLIs run in.
+  // No sandbox of Warden's holds around this agent, whatever this host's own CLIs run in.
   const policy = compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, false);
   const decided = requestVerdict(policy, toolName, input, {});
   const { verdict } = decided;
@@ -101,7 +130,7 @@ export async function gateExternal(
         input,
         toolUseId: `hook:${approvalId}`,
         requestId,
-        suggestions: report.suggestions,
+        suggestions: request.suggestions,
         alwaysAllowRules: alwaysAllowRules({
           toolName,
           input,
@@ -148,7 +177,7 @@ async function awaitDecision(
   let timer: NodeJS.Timeout | undefined;
   const ended = new AbortController();
   const givenUp = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(HOOK_WAIT_OVER), wait.waitMs);
+    if (wait.waitMs !== undefined) timer = setTimeout(() => resolve(HOOK_WAIT_OVER), wait.waitMs);
     const on = (signal: AbortSignal | undefined, reason: string): void => {
       if (signal?.aborted === true) resolve(reason);
       else signal?.addEventListener('abort', () => resolve(reason), { once: true, signal: ended.signal });

@@ -5,6 +5,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../protocol/errors.js';
 import type { RunRecord, ThreadMode, ThreadRecord } from '../../store/records.js';
 import { validateMode, validateRules } from '../../policy/policy.js';
+import type { CodexThread } from '../agents/codex-thread.js';
+import type { CodexThreads } from '../agents/codex-threads.js';
 import type { Decider } from '../approvals/decider.js';
 import { validateDeadlines } from '../approvals/deadlines.js';
 import { planStart } from '../approvals/person-tools.js';
@@ -27,6 +29,7 @@ export class ThreadCommands {
   readonly #decider: Decider;
   readonly #fleet: FleetMembership | undefined;
   readonly #remote: RemoteCommands | undefined;
+  readonly #codex: CodexThreads;
 
   constructor(
     core: SupervisorCore,
@@ -34,7 +37,9 @@ export class ThreadCommands {
     decider: Decider,
     fleet: FleetMembership | undefined,
     remote: RemoteCommands | undefined,
+    codex: CodexThreads,
   ) {
+    this.#codex = codex;
     this.#core = core;
     this.#threads = threads;
     this.#decider = decider;
@@ -44,7 +49,9 @@ export class ThreadCommands {
 
   createThread(input: NewThread): ThreadRecord {
     this.#core.checkOpen();
-    const { cwd, mode, model, rules } = validateNewThread(input);
+    const { agent, cwd, mode, model, rules } = validateNewThread(input);
+    if (agent === 'codex' && this.#fleet !== undefined)
+      throw new ValidationError('Codex threads run on a host of their own, not in a fleet (yet)', 'agent');
     const planned = planStart(input.plan);
     const title = input.title === undefined ? null : validateTitle(input.title);
     const deadlines = validateDeadlines(input.deadlines);
@@ -60,6 +67,7 @@ export class ThreadCommands {
           model,
           rules,
           deadlines,
+          ...(agent === 'codex' ? { agent } : {}),
           ...(placed === undefined ? {} : { host: placed }),
         },
       },
@@ -83,6 +91,12 @@ export class ThreadCommands {
       title === null ? [] : [{ type: 'thread.titled', data: { title, source: 'prompt' } }],
     );
     if (forwarded !== undefined) return forwardedRun(forwarded.event, text);
+    const codex = this.#codexOf(threadId);
+    if (codex !== undefined) {
+      if (title !== null)
+        this.#core.commit(threadId, [{ type: 'thread.titled', data: { title, source: 'prompt' } }]);
+      return codex.send(text);
+    }
     // A thread whose host went away is taken over here, its CLI resumed from the mirrored transcript.
     this.#core.publish(this.#fleet?.adoptIfOrphaned(threadId, 'send to') ?? []);
     const runtime = this.#threads.runtime(threadId);
@@ -90,6 +104,11 @@ export class ThreadCommands {
     if (title !== null)
       this.#core.commit(threadId, [{ type: 'thread.titled', data: { title, source: 'prompt' } }]);
     return runtime.send(text);
+  }
+
+  /** The thread's Codex runtime when its agent is Codex. */
+  #codexOf(threadId: string): CodexThread | undefined {
+    return this.#threads.thread(threadId).agent === 'codex' ? this.#codex.runtime(threadId) : undefined;
   }
 
   /** An external session runs where its user started it: Warden answers it, never drives it. */
@@ -112,6 +131,8 @@ export class ThreadCommands {
   interrupt(threadId: string): Promise<void> | undefined {
     this.#core.checkOpen();
     this.#checkDriven(threadId, 'interrupt');
+    const codex = this.#codexOf(threadId);
+    if (codex !== undefined) return codex.interrupt();
     if (this.#forward(threadId, 'interrupt', {}) !== undefined) return;
     this.#fleet?.checkRunsHere(threadId, 'interrupt');
     return this.#threads.runtime(threadId).interrupt();
@@ -120,6 +141,8 @@ export class ThreadCommands {
   stop(threadId: string): Promise<void> | undefined {
     this.#core.checkOpen();
     this.#checkDriven(threadId, 'stop');
+    const codex = this.#codexOf(threadId);
+    if (codex !== undefined) return codex.stop('thread_stopped');
     if (this.#forward(threadId, 'stop', {}) !== undefined) return;
     this.#fleet?.checkRunsHere(threadId, 'stop');
     return this.#threads.runtime(threadId).stop('thread_stopped');

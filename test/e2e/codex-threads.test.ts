@@ -1,0 +1,90 @@
+// Threads whose agent is Codex, run by the Supervisor itself: the real app-server against the mock
+// Responses API. A command approval allowed with decide() runs, and the turn is the thread's run with the
+// model's message; an approval pending when the supervisor closes (its app-server left running) is
+// pending again under the same id after open(), and answering it then runs the command.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { CODEX_TEST_MODEL } from '../../src/agents/codex/index.js';
+import { Supervisor } from '../../src/supervisor/index.js';
+import { createScratch, offlineCodexEnv, startMockResponses, until } from '../../src/testing/index.js';
+import { processExists } from './helpers/cli-process.js';
+
+const FIRST = 'echo one > one.txt';
+const SECOND = 'echo two > two.txt';
+
+void test(
+  'a Codex thread: its command approvals are the supervisor’s, and one pending survives a close and open',
+  { timeout: 90_000 },
+  async (t) => {
+    const scratch = createScratch('warden-codex-threads-');
+    t.after(() => scratch.cleanup());
+    const mock = await startMockResponses({
+      script: (ctx) => {
+        if (ctx.turnMarker !== 'go') return null;
+        if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
+        if (ctx.turnRounds === 1) return { items: [{ type: 'exec', cmd: SECOND }] };
+        return { items: [{ type: 'text', text: 'both written' }] };
+      },
+    });
+    t.after(() => mock.close());
+    const codex = {
+      env: offlineCodexEnv({
+        codexHome: scratch.home,
+        home: scratch.home,
+        tmpdir: scratch.tmpdir,
+        provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
+      }),
+    };
+    const dataDir = join(scratch.dir, 'data');
+    const open = () => Supervisor.open({ dataDir, env: { PATH: process.env.PATH }, codex });
+
+    const first = await open();
+    const thread = await first.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
+    assert.equal(thread.agent, 'codex');
+    const run = await first.send(thread.id, '[[go]] write two files');
+    const pending = (sup: Supervisor) => sup.listApprovals({ threadId: thread.id, status: 'pending' });
+    const one = await until(() => pending(first)[0], 'the first command asks');
+    assert.equal(one.toolName, 'Bash');
+    assert.equal(one.input['command'], FIRST);
+    assert.equal(one.runId, run.id, 'the approval belongs to the run of the turn');
+    await first.decide(one.id, { behavior: 'allow' });
+    const two = await until(
+      () => pending(first).find((approval) => approval.id !== one.id),
+      'the second asks',
+    );
+    assert.equal(readFileSync(join(scratch.cwd, 'one.txt'), 'utf8'), 'one\n');
+    const pid = first.getThread(thread.id).thread.cliProcess?.pid;
+    assert.ok(pid !== undefined, 'the app-server is on record');
+
+    const closed = await first.close();
+    assert.deepEqual(
+      closed.leftRunning.map((left) => left.threadId),
+      [thread.id],
+      'the app-server is left running',
+    );
+
+    const second = await open();
+    t.after(() => second.close({ stopAgents: true }));
+    assert.equal(second.recovered.processesReattached, 1);
+    await second.reattached;
+    assert.deepEqual(
+      pending(second).map((approval) => approval.id),
+      [two.id],
+      'the same approval waits',
+    );
+    assert.equal(existsSync(join(scratch.cwd, 'two.txt')), false, 'nothing ran while no host held it');
+    await second.decide(two.id, { behavior: 'allow' });
+    await until(
+      () => second.getThread(thread.id).runs.find((r) => r.id === run.id && r.status === 'completed'),
+      'the turn ends',
+    );
+    assert.equal(readFileSync(join(scratch.cwd, 'two.txt'), 'utf8'), 'two\n');
+    const said = second.timeline(thread.id).some((item) => JSON.stringify(item).includes('both written'));
+    assert.ok(said, 'the model’s message is in the thread');
+    await second.stop(thread.id);
+    await until(() => (processExists(pid) ? undefined : true), 'the app-server gone');
+  },
+);
