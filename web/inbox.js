@@ -254,6 +254,7 @@ export class InboxView {
           thread?.title ?? approval.threadTitle ?? folderName(thread?.cwd ?? approval.cwd ?? 'thread'),
         ),
       ),
+      thread?.agent === 'codex' ? ' (Codex)' : null,
       ' · ',
       run ? `Run ${this.state.runsOf(run.threadId).indexOf(run) + 1}, ${triggerLabel(run.trigger)} · ` : null,
       h('span', { class: `run-state ${run?.status ?? 'unknown'}` }, runStateLabel(run)),

@@ -1,5 +1,5 @@
 // @ts-check
-// The form that starts a thread: working folder, mode, optional model, plan mode, a deadline for
+// The form that starts a thread: working folder, agent (Claude Code or Codex), mode, optional model, plan mode, a deadline for
 // approvals nobody answers ("if unanswered after 30 minutes, deny") and the first message.
 
 import * as api from './api.js';
@@ -31,6 +31,12 @@ export function renderNewThread(root, state, opened) {
     Object.entries(MODES).map(([value, { label, hint }]) =>
       h('option', { value, title: hint }, `${label} — ${hint}`),
     ),
+  );
+  const agent = h(
+    'select',
+    { id: 'new-agent', name: 'agent' },
+    h('option', { value: 'claude' }, 'Claude Code'),
+    h('option', { value: 'codex' }, 'Codex'),
   );
   const model = h('input', {
     id: 'new-model',
@@ -73,6 +79,7 @@ export function renderNewThread(root, state, opened) {
               const thread = await api.createThread({
                 cwd: cwd.value.trim(),
                 mode: /** @type {ThreadMode} */ (mode.value),
+                ...(agent.value === 'codex' ? { agent: 'codex' } : {}),
                 ...(model.value.trim() ? { model: model.value.trim() } : {}),
                 ...(plan.checked ? { plan: true } : {}),
                 ...(afterMs === null ? {} : { deadlines: { afterMs } }),
@@ -92,6 +99,8 @@ export function renderNewThread(root, state, opened) {
         },
         h('label', { for: 'new-cwd' }, 'Working folder'),
         cwd,
+        h('label', { for: 'new-agent' }, 'Agent'),
+        agent,
         h('label', { for: 'new-mode' }, 'Mode'),
         mode,
         h('label', { for: 'new-model' }, 'Model (optional)'),

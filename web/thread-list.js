@@ -55,6 +55,9 @@ export function renderThreadList(root, state, currentId) {
                       'external',
                     )
                   : null,
+                thread.agent === 'codex'
+                  ? h('span', { class: 'agent', title: 'The agent is the Codex app-server' }, 'Codex')
+                  : null,
                 hostDown
                   ? h(
                       'span',

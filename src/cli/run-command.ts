@@ -74,6 +74,7 @@ export async function runCommand(command: RunCommand): Promise<number> {
         cwd: threadCwd,
         mode: command.mode,
         ...(command.model === undefined ? {} : { model: command.model }),
+        ...(command.agent === undefined ? {} : { agent: command.agent }),
       },
       prompt,
     );
@@ -105,7 +106,9 @@ export async function runCommand(command: RunCommand): Promise<number> {
       if (host.kind === 'attached') void stopping.then(() => follow.abort());
     });
 
-    const end = host.kind === 'attached' ? new AttachedRunEnd(runId) : undefined;
+    // A Codex app-server stays up between turns, as a server's CLI does: the thread's events say when
+    // the prompt is through.
+    const end = host.kind === 'attached' || thread.agent === 'codex' ? new AttachedRunEnd(runId) : undefined;
     let failed = false;
     const running = new Set<string>();
     const events = host.events(thread.id, follow.signal)[Symbol.asyncIterator]();

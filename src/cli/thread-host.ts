@@ -11,6 +11,7 @@ export interface NewRunThread {
   cwd: string;
   mode: ThreadMode;
   model?: string;
+  agent?: 'codex';
 }
 
 export interface HostDecision {

@@ -64,6 +64,8 @@ const Deadlines = z.strictObject({
 export const CreateThreadRequest = z.strictObject({
   cwd: nonEmpty,
   mode: z.enum(MODES),
+  /** The agent CLI: Claude Code (the default) or the Codex app-server (docs/agents.md). */
+  agent: z.enum(['claude', 'codex']).optional(),
   model: nonEmpty.optional(),
   /** Without one, the thread is named by the first line of its first prompt. */
   title: nonEmpty.max(MAX_TITLE_LENGTH).optional(),

@@ -34,13 +34,14 @@ export function threadRoutes({ supervisor }: RouteDeps): Hono {
   });
 
   app.post('/', async (c) => {
-    const { plan, prompt, rules, model, title, deadlines, host, ...rest } = await readJsonBody(
+    const { plan, prompt, rules, model, title, deadlines, host, agent, ...rest } = await readJsonBody(
       c.req.raw,
       CreateThreadRequest,
     );
     const thread = await supervisor.createThread({
       ...rest,
       ...(plan === undefined ? {} : { plan }),
+      ...(agent === undefined ? {} : { agent }),
       ...(host === undefined ? {} : { host }),
       ...(model === undefined ? {} : { model }),
       ...(title === undefined ? {} : { title }),

@@ -23,6 +23,8 @@ export type Command =
       cwd: string;
       mode: ThreadMode;
       model?: string;
+      /** The agent CLI: Claude Code unless `codex`. */
+      agent?: 'codex';
       policy: 'yes' | 'deny' | 'ask' | 'auto';
       /** Run offline with the demo's scripted model, in temporary directories. */
       demo?: boolean;

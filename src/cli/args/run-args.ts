@@ -29,6 +29,15 @@ export const RUN = defineCommand({
       () => 'supervised',
     ),
     model: stringFlag({ placeholder: 'NAME', help: 'the model the CLI should use' }),
+    agent: withDefault(
+      stringFlag({
+        placeholder: 'AGENT',
+        help: 'claude | codex (the Codex app-server; its config from CODEX_HOME)',
+        defaultHelp: 'claude',
+        check: oneOf('agent', ['claude', 'codex']),
+      }),
+      () => 'claude',
+    ),
     yes: booleanFlag({ short: 'y', help: 'allow every permission request (for pipes and scripts)' }),
     deny: booleanFlag({ help: 'deny every permission request' }),
     ask: booleanFlag({ help: 'ask on stdin even when it is not a terminal (one answer per line)' }),
@@ -53,6 +62,10 @@ export const RUN = defineCommand({
           throw new UsageError(
             `--${key} does not apply to warden run --demo (it runs in a temporary directory)`,
           );
+    if (demo && values.agent === 'codex')
+      throw new UsageError(
+        "--agent codex does not apply to warden run --demo (the demo's model speaks to Claude Code)",
+      );
     if (values.yes === true && values.deny === true) throw new UsageError('Pass --yes or --deny, not both');
     return {
       name: 'run',
@@ -60,6 +73,7 @@ export const RUN = defineCommand({
       cwd: values.cwd,
       mode: values.mode,
       ...(values.model === undefined ? {} : { model: values.model }),
+      ...(values.agent === 'codex' ? { agent: 'codex' as const } : {}),
       policy:
         values.yes === true ? 'yes' : values.deny === true ? 'deny' : values.ask === true ? 'ask' : 'auto',
       ...(demo ? { demo } : {}),
