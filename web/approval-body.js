@@ -62,7 +62,10 @@ export function approvalBody(state, approval, options) {
         twoPersonBadge(approval),
         preview(approval.toolName, approval.input),
         // Two deciders allow the same input: a two-person approval is not edited (the server refuses it).
-        typeof approval.twoPerson === 'string' ? null : editSection(state, approval),
+        // Codex runs what it asked for or nothing: its requests are not edited either.
+        typeof approval.twoPerson === 'string' || state.threads.get(approval.threadId)?.agent === 'codex'
+          ? null
+          : editSection(state, approval),
         approvalActions(state, approval, options),
       );
   }

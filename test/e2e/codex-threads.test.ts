@@ -50,6 +50,13 @@ void test(
     assert.equal(one.toolName, 'Bash');
     assert.equal(one.input['command'], FIRST);
     assert.equal(one.runId, run.id, 'the approval belongs to the run of the turn');
+    // Codex runs what it asked for or nothing: an edit is refused, and the approval still waits.
+    await assert.rejects(
+      first.decide(one.id, { behavior: 'allow', updatedInput: { command: 'echo edited > one.txt' } }),
+      (error: Error & { field?: string }) =>
+        error.name === 'ValidationError' && error.field === 'updatedInput',
+    );
+    assert.equal(first.getApproval(one.id).status, 'pending');
     await first.decide(one.id, { behavior: 'allow' });
     const two = await until(
       () => pending(first).find((approval) => approval.id !== one.id),
@@ -86,5 +93,57 @@ void test(
     assert.ok(said, 'the model’s message is in the thread');
     await second.stop(thread.id);
     await until(() => (processExists(pid) ? undefined : true), 'the app-server gone');
+  },
+);
+
+const PATCH = '*** Begin Patch\n*** Add File: refused.txt\n+no\n*** End Patch\n';
+const REASON = 'Not this file: the fixture stays as it is.';
+
+void test(
+  'a Codex file change denied with a reason is not written, and the model reads why',
+  { timeout: 60_000 },
+  async (t) => {
+    const scratch = createScratch('warden-codex-threads-');
+    t.after(() => scratch.cleanup());
+    const seen: string[] = [];
+    const mock = await startMockResponses({
+      script: (ctx) => {
+        seen.push(ctx.turnText);
+        if (ctx.turnMarker !== 'go') return null;
+        if (ctx.turnRounds === 0) return { items: [{ type: 'patch', patch: PATCH }] };
+        return { items: [{ type: 'text', text: 'left it alone' }] };
+      },
+    });
+    t.after(() => mock.close());
+    const sup = await Supervisor.open({
+      dataDir: join(scratch.dir, 'data'),
+      codex: {
+        env: offlineCodexEnv({
+          codexHome: scratch.home,
+          home: scratch.home,
+          tmpdir: scratch.tmpdir,
+          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
+        }),
+      },
+    });
+    t.after(() => sup.close({ stopAgents: true }));
+    const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
+    const run = await sup.send(thread.id, '[[go]] add a file');
+    const change = await until(
+      () => sup.listApprovals({ threadId: thread.id, status: 'pending' })[0],
+      'the change asks',
+    );
+    assert.equal(change.toolName, 'Write');
+    assert.equal(change.input['file_path'], join(scratch.cwd, 'refused.txt'));
+    await sup.decide(change.id, { behavior: 'deny', message: REASON });
+    await until(
+      () => sup.getThread(thread.id).runs.find((r) => r.id === run.id && r.status === 'completed'),
+      'the turn ends',
+    );
+    assert.equal(existsSync(join(scratch.cwd, 'refused.txt')), false, 'not written');
+    assert.ok(
+      seen.some((text) => text.includes(REASON)),
+      'the model reads the reason',
+    );
   },
 );

@@ -99,10 +99,19 @@ async function decide(context: CodexRequestContext, request: AgentPermissionRequ
     }
   }
   context.onAsked(request.requestId);
-  const decision = editRefused(answer, input) ?? decisionOf(answer);
+  const decision = sessionRulesStayWarden(editRefused(answer, input) ?? decisionOf(answer));
   if (decision.behavior === 'deny' || decision.behavior === 'deny-and-stop')
     await context.tell(request.turnId, decision.message);
   return decision;
+}
+
+/**
+ * An always-allow is Warden's rule, the one the person saw on the card: Warden's policy applies it to the
+ * requests that follow (Codex asks for each under `untrusted`). Codex's own session grant or execpolicy
+ * amendment would allow what the person never saw (an argv prefix of Codex's choosing): not given.
+ */
+function sessionRulesStayWarden(decision: AgentDecision): AgentDecision {
+  return decision.behavior === 'always' ? { behavior: 'allow' } : decision;
 }
 
 /**

@@ -165,6 +165,11 @@ export class Decider {
     // An edit, answers or a plan's end: checked (and an edit judged by the policy) before anything is sent.
     const sent = decisionInput(approval, given, () => this.#threads.runtime(approval.threadId).policy());
     const edit = sent.updatedInput === null ? {} : { updatedInput: sent.updatedInput };
+    if (sent.updatedInput !== null && this.#threads.thread(approval.threadId).agent === 'codex')
+      throw new ValidationError(
+        `Approval ${approvalId} is Codex's: it runs what it asked for or nothing; allow it as asked, or deny it`,
+        'updatedInput',
+      );
     if (behavior === 'allow_always' && approval.alwaysAllowRules.length === 0)
       throw new ValidationError(
         `allow_always is not offered for approval ${approvalId}: no rule as narrow as the request exists for ${approval.toolName}; allow it once instead`,

@@ -10,6 +10,7 @@ import {
   type ApprovalRoute,
   type RouteTimers,
   type SupervisorEvent,
+  type SupervisorOptions,
 } from '../../../src/supervisor/index.js';
 import { startTestWorld, type MockModel, type MockScript, type Scratch } from '../../../src/testing/index.js';
 
@@ -39,7 +40,7 @@ export interface Warden {
  * `buildScript` gets the scratch directories, for tool calls that name files in the project;
  * `idleParkMs` is the supervisor's (its default when absent); with `fleet`, the supervisor is that host
  * of a fleet on that PostgreSQL database; `routes` the supervisor's routes of unanswered approvals, timed by
- * `routeClock` when given; `requireTwo`, its two-person rules.
+ * `routeClock` when given; `requireTwo`, its two-person rules; `codex`, how it starts Codex threads' app-server.
  */
 export async function startWarden(
   t: TestContext,
@@ -50,8 +51,11 @@ export async function startWarden(
     routes,
     routeClock,
     requireTwo,
+    codex,
   }: {
     idleParkMs?: number;
+    /** How the supervisor starts the Codex app-server of Codex threads (given the scratch). */
+    codex?: (scratch: Scratch) => NonNullable<SupervisorOptions['codex']>;
     fleet?: { store: string; hostName: string };
     routes?: ApprovalRoute[];
     routeClock?: RouteTimers;
@@ -77,6 +81,7 @@ export async function startWarden(
     ...(routes === undefined ? {} : { routes }),
     ...(routeClock === undefined ? {} : { routeClock }),
     ...(requireTwo === undefined ? {} : { requireTwo }),
+    ...(codex === undefined ? {} : { codex: codex(scratch) }),
   });
   world.defer(() => supervisor.close({ stopAgents: true }));
   world.defer(() => parts.server?.close());
