@@ -104,6 +104,13 @@ describe('warden command line', () => {
       usageError(['run', '--demo', '--cwd', '.']).message,
       /--cwd does not apply to warden run --demo/,
     );
+    assert.equal(
+      usageError(['run', 'x', '--agent', 'gemini']).message,
+      '--agent must be one of claude, codex',
+    );
+    assert.match(usageError(['run', '--demo', '--agent', 'codex']).message, /--agent codex does not apply/);
+    assert.equal((parseCommand(['run', 'x', '--agent', 'codex']) as { agent?: string }).agent, 'codex');
+    assert.equal('agent' in parseCommand(['run', 'x']), false, 'Claude Code unless codex is named');
     assert.deepEqual(parseCommand(['run', '--demo']), {
       name: 'run',
       prompt: '',
