@@ -79,6 +79,9 @@ export function titleLine(toolName, input) {
  * @returns {HTMLElement}
  */
 export function preview(toolName, input) {
+  // A Codex file change: every file it touches, each with its own diff (codex-requests.ts).
+  if ((toolName === 'Write' || toolName === 'Edit') && Array.isArray(input.changes))
+    return h('div', { class: 'preview' }, input.changes.map(fileChange));
   switch (toolName) {
     case 'Bash':
       // Shown again under the heading even when it fits there: the heading is a folded summary (space runs
@@ -176,6 +179,41 @@ function rangeNote(input) {
   if (typeof offset !== 'number' && typeof limit !== 'number') return '';
   const from = typeof offset === 'number' ? offset : 1;
   return typeof limit === 'number' ? `lines ${from} to ${from + limit - 1}` : `from line ${from}`;
+}
+
+/**
+ * One file of a Codex change: an added file's content, or the unified diff of a changed one as Codex
+ * sent it (its own + and - signs), or the deletion.
+ * @param {unknown} change
+ */
+function fileChange(change) {
+  const { path, kind, diff } = /** @type {{ path?: unknown, kind?: unknown, diff?: unknown }} */ (
+    change ?? {}
+  );
+  const text = str(diff);
+  if (kind === 'add') return [note(`new file ${str(path)}, the whole file:`), code(text, 'code')];
+  if (kind === 'delete') return note(`deleted: ${str(path)}`);
+  return [
+    note(`changed: ${str(path)}`),
+    h(
+      'pre',
+      { class: 'code diff', 'aria-label': `Proposed change of ${str(path)}` },
+      text
+        .slice(0, MAX_TEXT)
+        .split('\n')
+        .map((line) =>
+          h(
+            'span',
+            { class: line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx' },
+            visibleText(line),
+            '\n',
+          ),
+        ),
+    ),
+    text.length > MAX_TEXT
+      ? h('p', { class: 'text-facts cut' }, `truncated — the first ${MAX_TEXT} characters shown`)
+      : null,
+  ];
 }
 
 /**

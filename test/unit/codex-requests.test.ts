@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { decideToolCall } from '../../src/policy/can-use-tool.js';
+import { policyFor } from '../../src/policy/index.js';
 import type { AgentDecision } from '../../src/supervisor/agents/agent.js';
 import {
   commandDecision,
@@ -44,7 +46,7 @@ void test('a command approval becomes a Bash call with its cwd, reason and the r
   assert.equal(request.turnId, 'turn-1');
 });
 
-void test('a file change is a Write of an added file or an Edit, listing every path and the diff', () => {
+void test('a file change is a Write of an added file or an Edit, listing every change, each judged on its own', () => {
   const params = { threadId: 't', turnId: 'turn-1', itemId: 'p', startedAtMs: 0 };
   const added = fileChangeRequest('1', params, [{ path: '/w/a.txt', kind: { type: 'add' }, diff: 'a\n' }]);
   assert.equal(added.toolName, 'Write');
@@ -56,6 +58,23 @@ void test('a file change is a Write of an added file or an Edit, listing every p
   ]);
   assert.equal(edited.toolName, 'Edit');
   assert.deepEqual(edited.input['paths'], ['/w/b.txt', '/w/.git/config']);
+  assert.deepEqual(edited.input['changes'], [
+    { path: '/w/b.txt', kind: 'update', diff: '-b\n+c\n' },
+    { path: '/w/.git/config', kind: 'update', diff: '+x\n' },
+  ]);
+  // Each file is judged on its own: a protected path second in the list is not hidden by the first.
+  assert.deepEqual(edited.parts, [
+    { toolName: 'Edit', input: { file_path: '/w/b.txt' } },
+    { toolName: 'Edit', input: { file_path: '/w/.git/config' } },
+  ]);
+  const verdicts = (edited.parts ?? []).map((part) =>
+    decideToolCall(policyFor({ mode: 'auto-edits', cwd: '/w' }), part.toolName, part.input),
+  );
+  assert.deepEqual(
+    verdicts.map((verdict) => verdict.behavior),
+    ['allow', 'ask'],
+    'the policy would allow the first alone, and asks for the protected one',
+  );
 });
 
 const ALLOW: AgentDecision = { behavior: 'allow' };

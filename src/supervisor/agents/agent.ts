@@ -11,6 +11,11 @@ export interface AgentPermissionRequest {
   /** The tool name the policy judges it as (`Bash` for a command, `Write` / `Edit` for a file change). */
   readonly toolName: string;
   readonly input: Readonly<Record<string, unknown>>;
+  /**
+   * The calls the policy judges when the request is several (each file of a change): the strictest
+   * verdict stands. Absent: the request itself, as `toolName` and `input`.
+   */
+  readonly parts?: readonly { readonly toolName: string; readonly input: Record<string, unknown> }[];
   /** The agent's own reason for asking, when it gives one. */
   readonly reason?: string;
   /** The rule the agent would add for "always" (Codex: its execpolicy amendment, an argv prefix). */

@@ -115,7 +115,13 @@ async function decide(
   options: CodexAgentOptions,
   request: AgentPermissionRequest,
 ): Promise<{ decision: AgentDecision; by: 'policy' | 'handler' }> {
-  const verdict = decideToolCall(options.policy, request.toolName, { ...request.input });
+  // Each part on its own (every file of a change), the strictest standing: a deny, else an ask.
+  const verdicts = (request.parts ?? [{ toolName: request.toolName, input: { ...request.input } }]).map(
+    (part) => decideToolCall(options.policy, part.toolName, { ...part.input }),
+  );
+  const verdict = verdicts.find((v) => v.behavior === 'deny') ??
+    verdicts.find((v) => v.behavior === 'ask') ??
+    verdicts[0] ?? { behavior: 'ask' as const };
   if (verdict.behavior === 'allow') return { decision: { behavior: 'allow' }, by: 'policy' };
   if (verdict.behavior === 'deny')
     return { decision: { behavior: 'deny', message: verdict.message }, by: 'policy' };

@@ -86,6 +86,7 @@ async function decide(context: CodexRequestContext, request: AgentPermissionRequ
           input,
           requestId,
           suggestions: [],
+          ...(request.parts === undefined ? {} : { parts: request.parts }),
         },
         {
           signal: new AbortController().signal,

@@ -46,9 +46,9 @@ export function commandRequest(
 }
 
 /**
- * A file change, judged as the strictest of its parts: the first change (an added file is a Write, any
- * other an Edit) stands for the card, and every path is listed so that the policy's protected-path check
- * sees all of them.
+ * A file change, judged as the strictest of its parts: each changed file is a Write (an added one) or an
+ * Edit (any other) of its path, judged on its own. The first stands for the card's heading; the card
+ * shows every change (`changes`: its path, kind and diff — an added file's diff is its content).
  */
 export function fileChangeRequest(
   id: string,
@@ -59,17 +59,21 @@ export function fileChangeRequest(
   return {
     requestId: id,
     kind: 'file_change',
-    toolName: first?.kind.type === 'add' ? 'Write' : 'Edit',
+    toolName: toolOf(first),
     input: {
       file_path: first?.path ?? params.grantRoot ?? '',
       paths: changes.map((change) => change.path),
-      diff: changes.map((change) => `${change.path}\n${change.diff}`).join('\n'),
+      changes: changes.map((change) => ({ path: change.path, kind: change.kind.type, diff: change.diff })),
     },
+    parts: changes.map((change) => ({ toolName: toolOf(change), input: { file_path: change.path } })),
     ...(params.reason == null ? {} : { reason: params.reason }),
     turnId: params.turnId,
     raw: params,
   };
 }
+
+const toolOf = (change: CodexFileChange | undefined): 'Write' | 'Edit' =>
+  change?.kind.type === 'add' ? 'Write' : 'Edit';
 
 type Offered = readonly unknown[] | null | undefined;
 

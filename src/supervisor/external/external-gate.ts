@@ -71,6 +71,11 @@ export interface GatedRequest {
   /** The same id for the same request asked again (after a restart): it waits on the same approval. */
   readonly requestId: string;
   readonly suggestions: ApprovalRecord['suggestions'];
+  /**
+   * The calls the policy judges instead of the request itself, the strictest verdict standing: each file
+   * of a change of several, so that a protected path second in the list is seen.
+   */
+  readonly parts?: readonly { readonly toolName: string; readonly input: Record<string, unknown> }[];
 }
 
 /**
@@ -92,7 +97,11 @@ export async function gateRequest(
 
   // No sandbox of Warden's holds around this agent, whatever this host's own CLIs run in.
   const policy = compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, false);
-  const decided = requestVerdict(policy, toolName, input, {});
+  const decided = strictest(
+    (request.parts ?? [{ toolName, input }]).map((part) =>
+      requestVerdict(policy, part.toolName, part.input, {}),
+    ),
+  );
   const { verdict } = decided;
   if (verdict.behavior !== 'ask') {
     const events = core.commit(thread.id, [
@@ -131,13 +140,11 @@ export async function gateRequest(
         toolUseId: `hook:${approvalId}`,
         requestId,
         suggestions: request.suggestions,
-        alwaysAllowRules: alwaysAllowRules({
-          toolName,
-          input,
-          cwd: thread.cwd,
-          blockedPath: null,
-          suggestions: [],
-        }),
+        // A request of several parts (files) has no one rule as narrow as all of it: allowed once only.
+        alwaysAllowRules:
+          (request.parts?.length ?? 1) > 1
+            ? []
+            : alwaysAllowRules({ toolName, input, cwd: thread.cwd, blockedPath: null, suggestions: [] }),
         blockedPath: null,
         decisionReason: null,
         generation: 0,
@@ -161,6 +168,18 @@ export async function gateRequest(
     },
   ]);
   return awaitDecision(core, thread.id, approvalId, input, wait);
+}
+
+const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const;
+
+/** The strictest of the verdicts (deny, then ask, then allow); the first of its kind stands. */
+function strictest<T extends { verdict: { behavior: 'allow' | 'ask' | 'deny' } }>(verdicts: T[]): T {
+  const [first, ...rest] = verdicts;
+  if (first === undefined) throw new TypeError('a request has at least one part to judge');
+  return rest.reduce(
+    (worst, next) => (SEVERITY[next.verdict.behavior] > SEVERITY[worst.verdict.behavior] ? next : worst),
+    first,
+  );
 }
 
 /** Waits for decide(), the end of the hook's wait, or the hook going away; whichever comes first. */
