@@ -196,3 +196,84 @@ void test(
     assert.equal(existsSync(join(scratch.cwd, 'a.txt')), false);
   },
 );
+
+const QUESTION = 'Which colour should the button be?';
+
+void test(
+  'a Codex question is a question card: the answer given in the supervisor reaches the model',
+  { timeout: 60_000 },
+  async (t) => {
+    const scratch = createScratch('warden-codex-threads-');
+    t.after(() => scratch.cleanup());
+    const outputs: string[] = [];
+    const mock = await startMockResponses({
+      script: (ctx) => {
+        outputs.push(...ctx.toolOutputs.map((output) => output.output));
+        if (ctx.turnMarker !== 'go') return null;
+        if (ctx.turnRounds === 0)
+          return {
+            items: [
+              {
+                type: 'function',
+                name: 'request_user_input',
+                arguments: {
+                  questions: [
+                    {
+                      id: 'colour',
+                      header: 'Colour',
+                      question: QUESTION,
+                      options: [
+                        { label: 'Blue (Recommended)', description: 'Matches the rest.' },
+                        { label: 'Red', description: 'Stands out.' },
+                      ],
+                    },
+                  ],
+                },
+              },
+            ],
+          };
+        return { items: [{ type: 'text', text: 'painting it' }] };
+      },
+    });
+    t.after(() => mock.close());
+    const sup = await Supervisor.open({
+      dataDir: join(scratch.dir, 'data'),
+      codex: {
+        env: offlineCodexEnv({
+          codexHome: scratch.home,
+          home: scratch.home,
+          tmpdir: scratch.tmpdir,
+          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
+        }),
+      },
+    });
+    t.after(() => sup.close({ stopAgents: true }));
+    const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'full-access', agent: 'codex' });
+    const run = await sup.send(thread.id, '[[go]] ask me');
+    const asked = await until(
+      () => sup.listApprovals({ threadId: thread.id, status: 'pending' })[0],
+      'the question waits',
+    );
+    assert.equal(asked.toolName, 'AskUserQuestion', 'asked of a person, whatever the mode');
+    assert.deepEqual(asked.input['questions'], [
+      {
+        question: QUESTION,
+        header: 'Colour',
+        options: [
+          { label: 'Blue (Recommended)', description: 'Matches the rest.' },
+          { label: 'Red', description: 'Stands out.' },
+        ],
+        multiSelect: false,
+      },
+    ]);
+    await sup.decide(asked.id, { behavior: 'allow', answers: { [QUESTION]: 'Red' } });
+    await until(
+      () => sup.getThread(thread.id).runs.find((r) => r.id === run.id && r.status === 'completed'),
+      'the turn ends',
+    );
+    assert.ok(
+      outputs.some((output) => output.includes('Red')),
+      `the model reads the answer: ${outputs.join(' | ')}`,
+    );
+  },
+);

@@ -17,6 +17,7 @@ import {
   fileChangeRequest,
   type CodexFileChange,
 } from './codex-requests.js';
+import { questionRequest, questionResponse } from './codex-questions.js';
 
 /** What answering a request needs of its thread's runtime (codex-thread.ts). */
 export interface CodexRequestContext {
@@ -56,54 +57,81 @@ export async function answerCodexRequest(
     const decision = await decide(context, fileChangeRequest(id, params, changes));
     return { decision: fileChangeDecision(decision) };
   }
+  if (request.method === 'item/tool/requestUserInput') {
+    const params = (request as Extract<ServerRequest, { method: typeof request.method }>).params;
+    const asked = questionRequest(id, params);
+    const answer = await ask(context, asked);
+    const answers = answeredQuestions(answer);
+    if (answers === null) await context.tell(asked.turnId, denial(answer));
+    return questionResponse(params, answers);
+  }
   context.onAsked(id);
-  // Questions, permission profiles and MCP elicitations have no card for Codex yet: refused, so it goes on.
+  // Permission profiles and MCP elicitations have no card for Codex yet: refused, so Codex goes on.
   throw new Error(`Warden does not answer ${request.method} for Codex threads yet`);
 }
 
+/** A command's or a file change's decision, its reason given to the model when it is a deny. */
 async function decide(context: CodexRequestContext, request: AgentPermissionRequest): Promise<AgentDecision> {
+  const answer = await ask(context, request);
+  const decision = sessionRulesStayWarden(editRefused(answer, { ...request.input }) ?? decisionOf(answer));
+  if (decision.behavior === 'deny' || decision.behavior === 'deny-and-stop')
+    await context.tell(request.turnId, decision.message);
+  return decision;
+}
+
+/** The request's answer: the decision already made for it (asked again after a restart), else the gate's. */
+async function ask(context: CodexRequestContext, request: AgentPermissionRequest): Promise<HookAnswer> {
   const { core, threadId } = context;
   const input = { ...request.input };
   const requestId = `codex-${context.marker}-${request.requestId}`;
-  let answer: HookAnswer;
   const settled = core.store
     .listApprovals({ threadId })
     .find((approval) => approval.requestId === requestId && approval.status !== 'pending');
   if (settled !== undefined) {
     // Decided while no host held the request (or just before the last one went): that decision stands.
     context.onAsked(request.requestId);
-    answer = settled.decision === null ? null : settledAnswer(settled, input);
-  } else {
-    const thread = core.store.getThread(threadId);
-    if (thread === undefined) return { behavior: 'deny-and-stop', message: 'The thread is gone.' };
-    try {
-      answer = await gateRequest(
-        core,
-        {
-          thread,
-          runId: context.runOf(request.turnId),
-          toolName: request.toolName,
-          input,
-          requestId,
-          suggestions: [],
-          ...(request.parts === undefined ? {} : { parts: request.parts }),
-        },
-        {
-          signal: new AbortController().signal,
-          closing: context.closing,
-          onApproval: () => context.onAsked(request.requestId),
-        },
-      );
-    } catch (error) {
-      if (error instanceof HostClosingError) return LEFT_FOR_THE_NEXT_HOST;
-      throw error;
-    }
+    return settled.decision === null ? null : settledAnswer(settled, input);
   }
-  context.onAsked(request.requestId);
-  const decision = sessionRulesStayWarden(editRefused(answer, input) ?? decisionOf(answer));
-  if (decision.behavior === 'deny' || decision.behavior === 'deny-and-stop')
-    await context.tell(request.turnId, decision.message);
-  return decision;
+  const thread = core.store.getThread(threadId);
+  if (thread === undefined) return { behavior: 'deny', message: 'The thread is gone.', interrupt: true };
+  try {
+    return await gateRequest(
+      core,
+      {
+        thread,
+        runId: context.runOf(request.turnId),
+        toolName: request.toolName,
+        input,
+        requestId,
+        suggestions: [],
+        ...(request.parts === undefined ? {} : { parts: request.parts }),
+      },
+      {
+        signal: new AbortController().signal,
+        closing: context.closing,
+        onApproval: () => context.onAsked(request.requestId),
+      },
+    );
+  } catch (error) {
+    if (error instanceof HostClosingError) return LEFT_FOR_THE_NEXT_HOST;
+    throw error;
+  } finally {
+    context.onAsked(request.requestId);
+  }
+}
+
+/** The person's answers by question text (AskUserQuestion's convention), or null: not answered. */
+function answeredQuestions(answer: HookAnswer): Record<string, string> | null {
+  if (answer?.behavior !== 'allow') return null;
+  const answers = (answer.updatedInput as { answers?: unknown } | undefined)?.answers;
+  if (typeof answers !== 'object' || answers === null) return null;
+  return Object.fromEntries(
+    Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+function denial(answer: HookAnswer): string | undefined {
+  return answer?.behavior === 'deny' ? answer.message : undefined;
 }
 
 /**

@@ -165,7 +165,8 @@ export class Decider {
     // An edit, answers or a plan's end: checked (and an edit judged by the policy) before anything is sent.
     const sent = decisionInput(approval, given, () => this.#threads.runtime(approval.threadId).policy());
     const edit = sent.updatedInput === null ? {} : { updatedInput: sent.updatedInput };
-    if (sent.updatedInput !== null && this.#threads.thread(approval.threadId).agent === 'codex')
+    // An edit (answers to its questions are not one).
+    if (given.updatedInput !== undefined && this.#threads.thread(approval.threadId).agent === 'codex')
       throw new ValidationError(
         `Approval ${approvalId} is Codex's: it runs what it asked for or nothing; allow it as asked, or deny it`,
         'updatedInput',
