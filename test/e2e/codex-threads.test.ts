@@ -277,3 +277,64 @@ void test(
     );
   },
 );
+
+void test(
+  'a Codex app-server killed with an approval pending: the approval is cancelled, and the next message resumes the thread in a new process',
+  { timeout: 60_000 },
+  async (t) => {
+    const scratch = createScratch('warden-codex-threads-');
+    t.after(() => scratch.cleanup());
+    const threadsSeen = new Set<string>();
+    const mock = await startMockResponses({
+      script: (ctx) => {
+        if (ctx.threadId !== undefined) threadsSeen.add(ctx.threadId);
+        if (ctx.turnMarker === 'go' && ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
+        return { items: [{ type: 'text', text: `answered: ${ctx.turnText.slice(-12)}` }] };
+      },
+    });
+    t.after(() => mock.close());
+    const sup = await Supervisor.open({
+      dataDir: join(scratch.dir, 'data'),
+      codex: {
+        env: offlineCodexEnv({
+          codexHome: scratch.home,
+          home: scratch.home,
+          tmpdir: scratch.tmpdir,
+          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
+        }),
+      },
+    });
+    t.after(() => sup.close({ stopAgents: true }));
+    const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
+    const run = await sup.send(thread.id, '[[go]] a command');
+    const asked = await until(
+      () => sup.listApprovals({ threadId: thread.id, status: 'pending' })[0],
+      'it asks',
+    );
+    const pid = sup.getThread(thread.id).thread.cliProcess?.pid ?? 0;
+    const conversation = sup.getThread(thread.id).thread.sessionId;
+    process.kill(-pid, 'SIGKILL');
+
+    const cancelled = await until(() => {
+      const approval = sup.getApproval(asked.id);
+      return approval.status === 'cancelled' ? approval : undefined;
+    }, 'the approval cancelled');
+    assert.equal(cancelled.reason, 'process_exited');
+    assert.equal(sup.getThread(thread.id).runs.find((r) => r.id === run.id)?.status, 'interrupted');
+    const ended = sup.readEvents({ threadId: thread.id }).find((e) => e.type === 'session.ended');
+    assert.match(String(ended?.type === 'session.ended' ? ended.data.error : ''), /SIGKILL/);
+    await assert.rejects(sup.decide(asked.id, { behavior: 'allow' }), { code: 'CONFLICT' });
+    assert.equal(existsSync(join(scratch.cwd, 'one.txt')), false);
+
+    const next = await sup.send(thread.id, 'are you still there');
+    await until(
+      () => sup.getThread(thread.id).runs.find((r) => r.id === next.id && r.status === 'completed'),
+      'the next turn',
+    );
+    const view = sup.getThread(thread.id).thread;
+    assert.equal(view.sessionId, conversation, 'the same Codex thread, resumed');
+    assert.equal(view.generation, 2, 'in a second process');
+    assert.notEqual(view.cliProcess?.pid, pid);
+    assert.equal(threadsSeen.size, 1, 'the model saw one conversation');
+  },
+);
