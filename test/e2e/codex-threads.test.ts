@@ -322,7 +322,8 @@ void test(
     assert.equal(cancelled.reason, 'process_exited');
     assert.equal(sup.getThread(thread.id).runs.find((r) => r.id === run.id)?.status, 'interrupted');
     const ended = sup.readEvents({ threadId: thread.id }).find((e) => e.type === 'session.ended');
-    assert.match(String(ended?.type === 'session.ended' ? ended.data.error : ''), /SIGKILL/);
+    // The exit is seen by the child's exit or by its pid going: the signal is not always known.
+    assert.match(String(ended?.type === 'session.ended' ? ended.data.error : ''), /SIGKILL|ended/);
     await assert.rejects(sup.decide(asked.id, { behavior: 'allow' }), { code: 'CONFLICT' });
     assert.equal(existsSync(join(scratch.cwd, 'one.txt')), false);
 

@@ -297,8 +297,14 @@ export class CodexThread {
     void live.server.exited.then((exit) => {
       if (this.#live !== live) return;
       if (this.#letGo) return;
+      // The exit is a race of the child's own exit and a watch on its pid (detached-transport.ts); when
+      // the watch wins, or this host did not spawn it, its status is not known.
       const error =
-        exit.signal !== null ? `killed by ${exit.signal}` : `exited with code ${String(exit.exitCode)}`;
+        exit.signal !== null
+          ? `killed by ${exit.signal}`
+          : exit.exitCode !== null
+            ? `exited with code ${exit.exitCode}`
+            : 'the app-server ended (its exit status was not seen)';
       this.#ended(live, 'process_exited', error);
     });
   }
