@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { CODEX_TEST_MODEL } from '../../src/agents/codex/index.js';
-import { offlineCodexEnv, startMockResponses, startTestWorld } from '../../src/testing/index.js';
+import { startCodexWorld } from './helpers/codex-world.js';
 import { spawnWarden } from './helpers/server-command.js';
 import { waitForNoProcess } from './helpers/supervisor-session.js';
 
@@ -17,25 +16,16 @@ void test(
   'warden run --agent codex asks on stdin, runs the allowed command and exits 0',
   { timeout: 90_000 },
   async (t) => {
-    const world = await startTestWorld(t, { prefix: 'warden-codex-run-' });
-    const mock = await startMockResponses({
-      script: (ctx) => {
+    const { world, env } = await startCodexWorld(
+      t,
+      (ctx) => {
         if (ctx.turnMarker !== 'go') return null;
         if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: COMMAND }] };
         return { items: [{ type: 'text', text: 'the file is written' }] };
       },
-    });
-    world.defer(() => mock.close());
+      'warden-codex-run-',
+    );
     const { scratch } = world;
-    const env = {
-      ...world.env,
-      ...offlineCodexEnv({
-        codexHome: scratch.home,
-        home: scratch.home,
-        tmpdir: scratch.tmpdir,
-        provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-      }),
-    };
     const args = ['run', '[[go]] write a file', '--agent', 'codex', '--ask'];
     const warden = spawnWarden([...args, '--cwd', scratch.cwd, '--data-dir', world.dataDir], env);
     await warden.waitFor('stderr', /\? Allow Bash: echo from-the-terminal > run\.txt/);

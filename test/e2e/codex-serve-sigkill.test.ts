@@ -7,9 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { CODEX_TEST_MODEL } from '../../src/agents/codex/index.js';
-import { offlineCodexEnv, startMockResponses, startTestWorld } from '../../src/testing/index.js';
 import { isAlive } from '../../src/transport/exit-watch.js';
+import { startCodexWorld } from './helpers/codex-world.js';
 import {
   freePort,
   pendingApproval,
@@ -26,25 +25,16 @@ void test(
   'a Codex approval pending when warden serve is SIGKILLed is answered through the next serve',
   { timeout: 120_000 },
   async (t) => {
-    const world = await startTestWorld(t, { prefix: 'warden-codex-serve-' });
-    const mock = await startMockResponses({
-      script: (ctx) => {
+    const { world, env } = await startCodexWorld(
+      t,
+      (ctx) => {
         if (ctx.turnMarker !== 'go') return null;
         if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: COMMAND }] };
         return { items: [{ type: 'text', text: 'written after the restart' }] };
       },
-    });
-    world.defer(() => mock.close());
+      'warden-codex-serve-',
+    );
     const { scratch } = world;
-    const env = {
-      ...world.env,
-      ...offlineCodexEnv({
-        codexHome: scratch.home,
-        home: scratch.home,
-        tmpdir: scratch.tmpdir,
-        provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-      }),
-    };
     const port = await freePort();
     const first = await startServe(world, world.dataDir, env, { port });
     const created = await first.api('/api/threads', {

@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { CODEX_TEST_MODEL } from '../../src/agents/codex/index.js';
 import { Supervisor } from '../../src/supervisor/index.js';
-import { createScratch, offlineCodexEnv, startMockResponses, until } from '../../src/testing/index.js';
+import { until } from '../../src/testing/index.js';
 import { processExists } from './helpers/cli-process.js';
+import { startCodexWorld } from './helpers/codex-world.js';
 
 const FIRST = 'echo one > one.txt';
 const SECOND = 'echo two > two.txt';
@@ -19,27 +19,13 @@ void test(
   'a Codex thread: its command approvals are the supervisor’s, and one pending survives a close and open',
   { timeout: 90_000 },
   async (t) => {
-    const scratch = createScratch('warden-codex-threads-');
-    t.after(() => scratch.cleanup());
-    const mock = await startMockResponses({
-      script: (ctx) => {
-        if (ctx.turnMarker !== 'go') return null;
-        if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
-        if (ctx.turnRounds === 1) return { items: [{ type: 'exec', cmd: SECOND }] };
-        return { items: [{ type: 'text', text: 'both written' }] };
-      },
+    const { world, openSupervisor: open } = await startCodexWorld(t, (ctx) => {
+      if (ctx.turnMarker !== 'go') return null;
+      if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
+      if (ctx.turnRounds === 1) return { items: [{ type: 'exec', cmd: SECOND }] };
+      return { items: [{ type: 'text', text: 'both written' }] };
     });
-    t.after(() => mock.close());
-    const codex = {
-      env: offlineCodexEnv({
-        codexHome: scratch.home,
-        home: scratch.home,
-        tmpdir: scratch.tmpdir,
-        provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-      }),
-    };
-    const dataDir = join(scratch.dir, 'data');
-    const open = () => Supervisor.open({ dataDir, env: { PATH: process.env.PATH }, codex });
+    const { scratch } = world;
 
     const first = await open();
     const thread = await first.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
@@ -103,30 +89,15 @@ void test(
   'a Codex file change denied with a reason is not written, and the model reads why',
   { timeout: 60_000 },
   async (t) => {
-    const scratch = createScratch('warden-codex-threads-');
-    t.after(() => scratch.cleanup());
     const seen: string[] = [];
-    const mock = await startMockResponses({
-      script: (ctx) => {
-        seen.push(ctx.turnText);
-        if (ctx.turnMarker !== 'go') return null;
-        if (ctx.turnRounds === 0) return { items: [{ type: 'patch', patch: PATCH }] };
-        return { items: [{ type: 'text', text: 'left it alone' }] };
-      },
+    const { world, openSupervisor } = await startCodexWorld(t, (ctx) => {
+      seen.push(ctx.turnText);
+      if (ctx.turnMarker !== 'go') return null;
+      if (ctx.turnRounds === 0) return { items: [{ type: 'patch', patch: PATCH }] };
+      return { items: [{ type: 'text', text: 'left it alone' }] };
     });
-    t.after(() => mock.close());
-    const sup = await Supervisor.open({
-      dataDir: join(scratch.dir, 'data'),
-      codex: {
-        env: offlineCodexEnv({
-          codexHome: scratch.home,
-          home: scratch.home,
-          tmpdir: scratch.tmpdir,
-          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-        }),
-      },
-    });
-    t.after(() => sup.close({ stopAgents: true }));
+    const { scratch } = world;
+    const sup = await openSupervisor();
     const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
     const run = await sup.send(thread.id, '[[go]] add a file');
     const change = await until(
@@ -155,28 +126,13 @@ void test(
   'in auto-edits a Codex change of two files is judged file by file: a protected second file is asked for',
   { timeout: 60_000 },
   async (t) => {
-    const scratch = createScratch('warden-codex-threads-');
-    t.after(() => scratch.cleanup());
-    const mock = await startMockResponses({
-      script: (ctx) => {
-        if (ctx.turnMarker !== 'go') return null;
-        if (ctx.turnRounds === 0) return { items: [{ type: 'patch', patch: TWO_FILES }] };
-        return { items: [{ type: 'text', text: 'done' }] };
-      },
+    const { world, openSupervisor } = await startCodexWorld(t, (ctx) => {
+      if (ctx.turnMarker !== 'go') return null;
+      if (ctx.turnRounds === 0) return { items: [{ type: 'patch', patch: TWO_FILES }] };
+      return { items: [{ type: 'text', text: 'done' }] };
     });
-    t.after(() => mock.close());
-    const sup = await Supervisor.open({
-      dataDir: join(scratch.dir, 'data'),
-      codex: {
-        env: offlineCodexEnv({
-          codexHome: scratch.home,
-          home: scratch.home,
-          tmpdir: scratch.tmpdir,
-          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-        }),
-      },
-    });
-    t.after(() => sup.close({ stopAgents: true }));
+    const { scratch } = world;
+    const sup = await openSupervisor();
     const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'auto-edits', agent: 'codex' });
     const run = await sup.send(thread.id, '[[go]] two files');
     const asked = await until(
@@ -203,51 +159,36 @@ void test(
   'a Codex question is a question card: the answer given in the supervisor reaches the model',
   { timeout: 60_000 },
   async (t) => {
-    const scratch = createScratch('warden-codex-threads-');
-    t.after(() => scratch.cleanup());
     const outputs: string[] = [];
-    const mock = await startMockResponses({
-      script: (ctx) => {
-        outputs.push(...ctx.toolOutputs.map((output) => output.output));
-        if (ctx.turnMarker !== 'go') return null;
-        if (ctx.turnRounds === 0)
-          return {
-            items: [
-              {
-                type: 'function',
-                name: 'request_user_input',
-                arguments: {
-                  questions: [
-                    {
-                      id: 'colour',
-                      header: 'Colour',
-                      question: QUESTION,
-                      options: [
-                        { label: 'Blue (Recommended)', description: 'Matches the rest.' },
-                        { label: 'Red', description: 'Stands out.' },
-                      ],
-                    },
-                  ],
-                },
+    const { world, openSupervisor } = await startCodexWorld(t, (ctx) => {
+      outputs.push(...ctx.toolOutputs.map((output) => output.output));
+      if (ctx.turnMarker !== 'go') return null;
+      if (ctx.turnRounds === 0)
+        return {
+          items: [
+            {
+              type: 'function',
+              name: 'request_user_input',
+              arguments: {
+                questions: [
+                  {
+                    id: 'colour',
+                    header: 'Colour',
+                    question: QUESTION,
+                    options: [
+                      { label: 'Blue (Recommended)', description: 'Matches the rest.' },
+                      { label: 'Red', description: 'Stands out.' },
+                    ],
+                  },
+                ],
               },
-            ],
-          };
-        return { items: [{ type: 'text', text: 'painting it' }] };
-      },
+            },
+          ],
+        };
+      return { items: [{ type: 'text', text: 'painting it' }] };
     });
-    t.after(() => mock.close());
-    const sup = await Supervisor.open({
-      dataDir: join(scratch.dir, 'data'),
-      codex: {
-        env: offlineCodexEnv({
-          codexHome: scratch.home,
-          home: scratch.home,
-          tmpdir: scratch.tmpdir,
-          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-        }),
-      },
-    });
-    t.after(() => sup.close({ stopAgents: true }));
+    const { scratch } = world;
+    const sup = await openSupervisor();
     const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'full-access', agent: 'codex' });
     const run = await sup.send(thread.id, '[[go]] ask me');
     const asked = await until(
@@ -282,29 +223,14 @@ void test(
   'a Codex app-server killed with an approval pending: the approval is cancelled, and the next message resumes the thread in a new process',
   { timeout: 60_000 },
   async (t) => {
-    const scratch = createScratch('warden-codex-threads-');
-    t.after(() => scratch.cleanup());
     const threadsSeen = new Set<string>();
-    const mock = await startMockResponses({
-      script: (ctx) => {
-        if (ctx.threadId !== undefined) threadsSeen.add(ctx.threadId);
-        if (ctx.turnMarker === 'go' && ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
-        return { items: [{ type: 'text', text: `answered: ${ctx.turnText.slice(-12)}` }] };
-      },
+    const { world, openSupervisor } = await startCodexWorld(t, (ctx) => {
+      if (ctx.threadId !== undefined) threadsSeen.add(ctx.threadId);
+      if (ctx.turnMarker === 'go' && ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: FIRST }] };
+      return { items: [{ type: 'text', text: `answered: ${ctx.turnText.slice(-12)}` }] };
     });
-    t.after(() => mock.close());
-    const sup = await Supervisor.open({
-      dataDir: join(scratch.dir, 'data'),
-      codex: {
-        env: offlineCodexEnv({
-          codexHome: scratch.home,
-          home: scratch.home,
-          tmpdir: scratch.tmpdir,
-          provider: { baseUrl: mock.url, model: CODEX_TEST_MODEL },
-        }),
-      },
-    });
-    t.after(() => sup.close({ stopAgents: true }));
+    const { scratch } = world;
+    const sup = await openSupervisor();
     const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'supervised', agent: 'codex' });
     const run = await sup.send(thread.id, '[[go]] a command');
     const asked = await until(
@@ -321,6 +247,7 @@ void test(
     }, 'the approval cancelled');
     assert.equal(cancelled.reason, 'process_exited');
     assert.equal(sup.getThread(thread.id).runs.find((r) => r.id === run.id)?.status, 'interrupted');
+    await sup.durable(); // the log as readers see it
     const ended = sup.readEvents({ threadId: thread.id }).find((e) => e.type === 'session.ended');
     // The exit is seen by the child's exit or by its pid going: the signal is not always known.
     assert.match(String(ended?.type === 'session.ended' ? ended.data.error : ''), /SIGKILL|ended/);

@@ -3,7 +3,7 @@
 // end. A re-attached host reads the spool from its start, so each is recorded once: items by their id,
 // a run's end only while the run is running.
 import type { CodexNotification } from '../../agents/codex/index.js';
-import type { EventDraft } from '../../store/event-types.js';
+import type { AssistantBlock, EventDraft } from '../../store/event-types.js';
 import type { RunRecord } from '../../store/records.js';
 import { unwrapCommand } from './codex-requests.js';
 
@@ -66,32 +66,16 @@ export function codexTurnEvents(
 }
 
 function itemEvents(runId: string, id: string, item: CodexItem): EventDraft[] {
+  const assistant = (block: AssistantBlock): EventDraft => ({
+    type: 'message.assistant',
+    data: { runId, agentId: null, parentToolUseId: null, messageId: id, blocks: [block] },
+  });
   if (item.type === 'agentMessage' && typeof item.text === 'string')
-    return [
-      {
-        type: 'message.assistant',
-        data: {
-          runId,
-          agentId: null,
-          parentToolUseId: null,
-          messageId: id,
-          blocks: [{ type: 'text', text: item.text }],
-        },
-      },
-    ];
+    return [assistant({ type: 'text', text: item.text })];
   if (item.type === 'commandExecution' && typeof item.command === 'string') {
     const output = item.aggregatedOutput ?? '';
     return [
-      {
-        type: 'message.assistant',
-        data: {
-          runId,
-          agentId: null,
-          parentToolUseId: null,
-          messageId: id,
-          blocks: [{ type: 'tool_use', id, name: 'Bash', input: { command: unwrapCommand(item.command) } }],
-        },
-      },
+      assistant({ type: 'tool_use', id, name: 'Bash', input: { command: unwrapCommand(item.command) } }),
       {
         type: 'tool.result',
         data: {
