@@ -19,15 +19,14 @@ export interface TailQuery {
 export class EventTail {
   /** Committed events in seq order: every event with a seq at or above `#from`. */
   #rows: Row[] = [];
-  #from: number;
 
-  /** `nextSeq`: above every event already in the log (the tail covers what is committed from now on). */
-  constructor(nextSeq: number) {
-    this.#from = nextSeq;
-  }
+  /** Nothing until the first commit (the store reads nothing at open: a damaged page shows when read). */
+  #from = Number.POSITIVE_INFINITY;
 
   /** Rows of events a transaction has just committed, in seq order. */
   add(rows: readonly Row[]): void {
+    // The log is this store's alone: the first event it commits follows every event before the open.
+    if (this.#rows.length === 0 && rows.length > 0) this.#from = Number(rows[0]!.seq);
     for (const row of rows) this.#rows.push(row);
     // Trimmed in halves, so that keeping the tail costs O(1) per event.
     if (this.#rows.length >= 2 * KEPT) {

@@ -96,7 +96,7 @@ export class SqliteStore implements Store {
     this.#reads = new ProjectionReads(db);
     this.#projector = new Projector(db);
     this.#audit = new AuditLog(db);
-    this.#tail = new EventTail(this.lastSeq() + 1);
+    this.#tail = new EventTail();
     const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
       'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
     );
@@ -173,7 +173,8 @@ export class SqliteStore implements Store {
       })();
     } catch (error) {
       // The transaction itself failed (the disk is full, an I/O error): none of them is written.
-      const failed = storeFailure(error, `Could not commit ${commits.length} changes`, this.#path);
+      const drafts = commits.flatMap((commit) => commit.drafts);
+      const failed = commitFailure(error, drafts, this.#path);
       return commits.map(() => failed);
     }
     const events: (StoredEvent[] | Error)[] = [];
