@@ -2,8 +2,7 @@
 // approval, a verdict of the policy. When the store cannot write for now (a full disk, an I/O error) the
 // request is neither allowed nor denied because of it: it stays unanswered, the failure is reported once,
 // and the change is tried again, with a growing pause, until the store takes it or the CLI withdraws the
-// request (or its process ends, which withdraws it too), or the host lets go of the process. The commit
-// is made at the end of the turn, in one transaction with the other requests' (turn-commits.ts).
+// request (or its process ends, which withdraws it too), or the host lets go of the process.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { EventDraft, StoredEvent } from '../../store/event-types.js';
@@ -30,8 +29,7 @@ export async function commitWhenPossible(
   for (;;) {
     if (signal.aborted || !stillWanted()) return undefined;
     try {
-      // With the other requests of this turn, in one transaction (turn-commits.ts).
-      return await core.commitThisTurn(threadId, drafts, () => !signal.aborted && stillWanted());
+      return core.commit(threadId, drafts);
     } catch (error) {
       if (!isStoreFailure(error)) throw error;
       if (!warned) core.warn(error);
