@@ -278,7 +278,7 @@ describeEachStore('two-person approvals', () => {
   it('one allow answers a call no rule names; no edit, batch or mode allows a two-person one', async (t) => {
     const { sup, fake, thread, asked, approvalId } = await pushAsked(t);
     const other = fake.ask('Bash', { command: 'git fetch' });
-    // A turn's permission requests are committed together at its end (turn-commits.ts): awaited, not assumed.
+    // The second request's approval is awaited, not assumed to be recorded in the turn it was asked.
     await waitForEvent(sup, 'approval.requested', (event) => event.data.input.command === 'git fetch');
     const otherId = sup.listApprovals({ status: 'pending' }).find((a) => a.id !== approvalId)?.id ?? '';
     assert.equal(sup.listApprovals().find((a) => a.id === otherId)?.twoPerson, null);
