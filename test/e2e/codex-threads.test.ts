@@ -266,3 +266,29 @@ void test(
     assert.equal(threadsSeen.size, 1, 'the model saw one conversation');
   },
 );
+
+void test(
+  'a Codex command in another working directory is asked for even where the mode would allow it',
+  { timeout: 60_000 },
+  async (t) => {
+    const { world, openSupervisor } = await startCodexWorld(t, (ctx) => {
+      if (ctx.turnMarker !== 'go') return null;
+      if (ctx.turnRounds === 0) return { items: [{ type: 'exec', cmd: 'echo here > here.txt' }] };
+      if (ctx.turnRounds === 1)
+        return { items: [{ type: 'exec', cmd: 'echo there > there.txt', workdir: world.scratch.home }] };
+      return { items: [{ type: 'text', text: 'done' }] };
+    });
+    const { scratch } = world;
+    const sup = await openSupervisor();
+    const thread = await sup.createThread({ cwd: scratch.cwd, mode: 'full-access', agent: 'codex' });
+    await sup.send(thread.id, '[[go]] two commands');
+    const asked = await until(
+      () => sup.listApprovals({ threadId: thread.id, status: 'pending' })[0],
+      'the command elsewhere is asked for',
+    );
+    assert.equal(readFileSync(join(scratch.cwd, 'here.txt'), 'utf8'), 'here\n', 'the first ran unasked');
+    assert.equal(asked.input['cwd'], scratch.home);
+    assert.equal(sup.listApprovals({ threadId: thread.id }).length, 1, 'only the one elsewhere asked');
+    await sup.decide(asked.id, { behavior: 'deny', message: 'not there' });
+  },
+);

@@ -3,6 +3,8 @@
 // for a decision from the inbox, the terminal or the API. The approval is keyed by the app-server
 // process and the request's JSON-RPC id, so a request the spool replays after a restart finds its
 // approval again, pending or already decided.
+import { resolve } from 'node:path';
+
 import type { PermissionResult } from '../../protocol/control.js';
 import type { ServerRequest, UnknownServerRequest } from '../../agents/codex/index.js';
 import { settledAnswer } from '../approvals/approval-waiters.js';
@@ -105,6 +107,9 @@ async function ask(context: CodexRequestContext, request: AgentPermissionRequest
         requestId,
         suggestions: [],
         ...(request.parts === undefined ? {} : { parts: request.parts }),
+        // A command Codex runs in another directory (the model chooses its workdir) is not the call the
+        // thread's rules were written for: relative paths would be judged against the wrong folder.
+        ...(ranElsewhere(input, thread.cwd) ? { askUnlessDenied: true } : {}),
       },
       {
         signal: new AbortController().signal,
@@ -118,6 +123,10 @@ async function ask(context: CodexRequestContext, request: AgentPermissionRequest
   } finally {
     context.onAsked(request.requestId);
   }
+}
+
+function ranElsewhere(input: Record<string, unknown>, threadCwd: string): boolean {
+  return typeof input['cwd'] === 'string' && resolve(input['cwd']) !== resolve(threadCwd);
 }
 
 /** The person's answers by question text (AskUserQuestion's convention), or null: not answered. */

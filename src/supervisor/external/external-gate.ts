@@ -76,6 +76,8 @@ export interface GatedRequest {
    * of a change of several, so that a protected path second in the list is seen.
    */
   readonly parts?: readonly { readonly toolName: string; readonly input: Record<string, unknown> }[];
+  /** The policy's allow is not enough (the call runs where its rules were not judged): a person is asked. */
+  readonly askUnlessDenied?: boolean;
 }
 
 /**
@@ -103,7 +105,9 @@ export async function gateRequest(
     ),
   );
   const { verdict } = decided;
-  if (verdict.behavior !== 'ask') {
+  // Judged somewhere the policy did not see (another working directory): it may deny, never allow.
+  const allowedUnseen = verdict.behavior === 'allow' && request.askUnlessDenied === true;
+  if (verdict.behavior !== 'ask' && !allowedUnseen) {
     const events = core.commit(thread.id, [
       {
         type: 'permission.decided',
