@@ -4,8 +4,10 @@
 // (a throwaway cluster with durable settings, a fresh database per run). `--tree DIR` adds the same run
 // against another checkout's host (the code before a change), alternating with this one in every round,
 // so that both see the same machine. `--cpu-prof DIR` profiles the hosts (one .cpuprofile per run).
+// `--policy-only` has the policy answer every request (`--policy-every 1`): its own rate, no person asked.
 // Usage: npx tsx bench/decisions-rate.ts [--store sqlite|postgres|both] [--rounds N] [--agents N]
-//   [--requests N] [--in-flight N] [--policy-every N] [--clients N] [--tree DIR] [--cpu-prof DIR]
+//   [--requests N] [--in-flight N] [--policy-every N | --policy-only] [--clients N] [--tree DIR]
+//   [--cpu-prof DIR]
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '250' },
     'in-flight': { type: 'string', default: '4' },
     'policy-every': { type: 'string', default: '2' },
+    'policy-only': { type: 'boolean', default: false },
     clients: { type: 'string', default: '16' },
     tree: { type: 'string' },
     'cpu-prof': { type: 'string' },
@@ -32,7 +35,7 @@ const sizes: RateSizes = {
   agents: Number(values.agents),
   requests: Number(values.requests),
   inFlight: Number(values['in-flight']),
-  policyEvery: Number(values['policy-every']),
+  policyEvery: values['policy-only'] ? 1 : Number(values['policy-every']),
   clients: Number(values.clients),
 };
 const rounds = Number(values.rounds);
@@ -47,7 +50,9 @@ const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values
 
 const load = (): string => `load ${loadavg()[0]!.toFixed(1)}`;
 const fixed = (value: number, digits = 0): string =>
-  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  Number.isNaN(value)
+    ? '—'
+    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const describe = (s: RateSample): string =>
   `${fixed(s.decisionsPerSecond)} decisions/s (people ${fixed(s.peoplePerSecond)}/s, policy ` +
   `${fixed(s.policyPerSecond)}/s); POST p50 ${fixed(s.postP50Ms, 1)} p99 ${fixed(s.postP99Ms, 1)} ms; ` +

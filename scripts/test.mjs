@@ -90,6 +90,8 @@ if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
   }
 }
 const postgresEnv = await sharedPostgres(files);
+const tmpRoots = await tsImport('../test/helpers/tmp-roots.ts', import.meta.url);
+const markersBefore = new Set(tmpRoots.projectMarkersInTmp());
 const outcomes = passes.map((pass, index) => {
   const banner = passes.length > 1 ? `pass ${index + 1}/${passes.length}: ${pass.label}` : pass.label;
   console.log(`\n== ${banner}\n`);
@@ -112,6 +114,14 @@ if (outcomes.length > 1) {
 }
 const failed = outcomes.find((outcome) => outcome.status !== 0);
 const result = { status: failed === undefined ? 0 : failed.status };
+
+const strays = tmpRoots.projectMarkersInTmp().filter((path) => !markersBefore.has(path));
+if (strays.length > 0) {
+  console.error(
+    `\nThe tests left ${strays.join(', ')}: later runs would see the temporary directory as a project.`,
+  );
+  if (result.status === 0) result.status = 1;
+}
 
 const left = checkLeaks ? await leakCheck.killLeftovers(runId, { graceMs: EXIT_GRACE_MS }) : [];
 if (left.length > 0) {

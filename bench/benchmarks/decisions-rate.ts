@@ -160,7 +160,7 @@ export const decisionsRateBenchmark: Benchmark = {
         `decisions of two commits each (requested, decided), ${sizes.clients} per durable(). SQLite: WAL with ` +
         'group commit; PostgreSQL: a throwaway cluster with durable settings, a fresh database per run. ' +
         `Each run bounded at ${formatBound(boundMs)}; ${runs} runs per store after a warm-up. Alone: ` +
-        '`npx tsx bench/decisions-rate.ts` (see its usage line; `--tree` compares with another checkout).',
+        '`npx tsx bench/decisions-rate.ts` (see its usage line; `--tree` compares with another checkout, `--policy-only` measures the policy’s answers alone).',
       runsPerHost: runs,
       parameters: { ...sizes, storeDecisions: STORE_DECISIONS, boundMs },
       figures: [...byKind].flatMap(([kind, outcomes]) => figuresOf(kind, outcomes)),

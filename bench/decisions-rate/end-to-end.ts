@@ -3,7 +3,8 @@
 // `policyEvery`-th request is one the thread's rules allow (the policy answers it), the others wait for a
 // person. The people are `clients` concurrent HTTP clients: a watcher learns of each approval from /ws, as
 // a UI does, and the next free client POSTs its decision. Timed from the first request to the last reply
-// any CLI got.
+// any CLI got. With `policyEvery` 1 only the policy answers (no person is asked): its own rate, measured alone;
+// the people's figures are then NaN.
 import { loadavg } from 'node:os';
 
 import { createThread, turnOf, withHost, type HostMore } from '../benchmarks/supervisor-server.js';
@@ -26,6 +27,7 @@ export interface RateSample {
   readonly decisionsPerSecond: number;
   readonly peoplePerSecond: number;
   readonly policyPerSecond: number;
+  /** NaN where no person answered (the policy-only mode), as are the other people's figures. */
   readonly postP50Ms: number;
   readonly postP99Ms: number;
   /** From the POST's start to the CLI having the answer. */
@@ -118,6 +120,9 @@ export async function endToEndOnce(
         const total = sizes.agents * sizes.requests;
         if (policyMs.length + decideToCli.length !== total)
           throw new Error(`${policyMs.length + decideToCli.length} answers for ${total} requests`);
+        // Nearest-rank percentiles; none where nobody was asked (the policy-only mode).
+        const pct = (values: number[], p: number): number =>
+          values.length === 0 ? Number.NaN : percentile(values, p);
         const seconds =
           (Math.max(...turns.map((turn) => turn.lastReplyAt)) -
             Math.min(...turns.map((turn) => turn.firstRaisedAt))) /
@@ -127,12 +132,12 @@ export async function endToEndOnce(
           decisionsPerSecond: total / seconds,
           peoplePerSecond: decideToCli.length / seconds,
           policyPerSecond: policyMs.length / seconds,
-          postP50Ms: percentile(postMs, 50),
-          postP99Ms: percentile(postMs, 99),
-          decideToCliP50Ms: percentile(decideToCli, 50),
-          decideToCliP99Ms: percentile(decideToCli, 99),
-          policyP50Ms: percentile(policyMs, 50),
-          policyP99Ms: percentile(policyMs, 99),
+          postP50Ms: pct(postMs, 50),
+          postP99Ms: pct(postMs, 99),
+          decideToCliP50Ms: pct(decideToCli, 50),
+          decideToCliP99Ms: pct(decideToCli, 99),
+          policyP50Ms: pct(policyMs, 50),
+          policyP99Ms: pct(policyMs, 99),
           cpuPerDecisionUs: cpuUs / total,
         };
       } finally {

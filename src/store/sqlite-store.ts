@@ -15,19 +15,22 @@ import { StoreError } from '../protocol/errors.js';
 import type { AuditRow } from './audit-chain.js';
 import { AuditLog, type AuditQuery } from './audit-log.js';
 import { checkCommitInput } from './commit-input.js';
+import { EventTail } from './event-tail.js';
 import type { EventDraft, StoredEvent } from './event-types.js';
 import { LATEST_SCHEMA_VERSION, migrate, schemaVersion } from './migrations.js';
 import { createPrivateFile } from './private-dir.js';
 import { Projector } from './projector.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 import { ProjectionReads } from './projection-reads.js';
-import { eventFromRow } from './rows.js';
+import { eventFromRow, threadFromRow, type Row } from './rows.js';
 import { refuseNewerSchema } from './schema-too-new.js';
 import { storeFailure } from './sqlite-failure.js';
-import type { ApprovalFilter, CommitOptions, EventQuery, Store } from './store.js';
+import type { ApprovalFilter, CommitOptions, EventQuery, Store, ThreadCommit } from './store.js';
 import { WalBarrier } from './wal-barrier.js';
 
 const DEFAULT_EVENT_PAGE = 500;
+/** Thread rows kept between commits; past it the cache starts again (a host reads the threads at work). */
+const THREAD_ROWS_KEPT = 1024;
 
 export class SqliteStore implements Store {
   readonly #db: BetterSqlite3.Database;
@@ -36,13 +39,22 @@ export class SqliteStore implements Store {
   readonly #reads: ProjectionReads;
   readonly #projector: Projector;
   readonly #audit: AuditLog;
+  /** What was committed last, for the readers at the log's edge (event-tail.ts). */
+  readonly #tail: EventTail;
+  /**
+   * Thread rows as read since the thread's last commit: a permission request reads its thread for the
+   * policy, the working directory, its deadline and its route, and only a commit to the thread changes
+   * its row (every statement that writes one names the committing thread). Each read still builds a fresh
+   * record from the row.
+   */
+  readonly #threadRows = new Map<string, Row>();
   /** Undefined for ':memory:', which has nothing to make durable. */
   readonly #barrier: WalBarrier | undefined;
   readonly #commit: (
     threadId: string,
     drafts: readonly EventDraft[],
     spoolOffset: number | undefined,
-  ) => StoredEvent[];
+  ) => { events: StoredEvent[]; rows: Row[] };
 
   /** Opens (creating if needed) the database file and brings its schema up to date. */
   static open(path: string): SqliteStore {
@@ -84,6 +96,7 @@ export class SqliteStore implements Store {
     this.#reads = new ProjectionReads(db);
     this.#projector = new Projector(db);
     this.#audit = new AuditLog(db);
+    this.#tail = new EventTail();
     const nextThreadSeq = db.prepare<[string], { last_seq: number }>(
       'UPDATE threads SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq',
     );
@@ -93,6 +106,7 @@ export class SqliteStore implements Store {
     this.#commit = db.transaction(
       (threadId: string, drafts: readonly EventDraft[], spoolOffset: number | undefined) => {
         const at = new Date().toISOString();
+        const rows: Row[] = [];
         const events = drafts.map((draft) => {
           this.#projector.apply(threadId, at, draft);
           const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
@@ -101,12 +115,13 @@ export class SqliteStore implements Store {
           const seq = insertEvent.get(threadId, threadSeq, draft.type, at, data)?.seq;
           if (seq === undefined) throw new StoreError('The event log did not assign a sequence number');
           const event = { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+          rows.push({ seq, thread_id: threadId, thread_seq: threadSeq, type: draft.type, at, data });
           // A decision's audit record is written with its event: both are on disk, or neither.
           this.#audit.record(event);
           return event;
         });
         if (spoolOffset !== undefined) this.#projector.setSpoolOffset(threadId, spoolOffset);
-        return events;
+        return { events, rows };
       },
     );
   }
@@ -117,11 +132,58 @@ export class SqliteStore implements Store {
     // After a failed fsync nothing more is written: the disk may not have what the process has.
     const failure = this.#barrier?.failure;
     if (failure !== undefined) throw failure;
-    let events: StoredEvent[];
+    // Whatever the outcome, the row read before may no longer be the thread's.
+    this.#threadRows.delete(threadId);
+    let committed: { events: StoredEvent[]; rows: Row[] };
     try {
-      events = this.#commit(threadId, drafts, spoolOffset);
+      committed = this.#commit(threadId, drafts, spoolOffset);
     } catch (error) {
-      throw storeFailure(error, `Could not commit ${drafts.map((d) => d.type).join(', ')}`, this.#path);
+      throw commitFailure(error, drafts, this.#path);
+    }
+    this.#tail.add(committed.rows);
+    this.#barrier?.noteCommit();
+    return committed.events;
+  }
+
+  commitMany(commits: readonly ThreadCommit[]): (StoredEvent[] | Error)[] {
+    const failure = this.#barrier?.failure;
+    if (failure !== undefined) return commits.map(() => failure);
+    const results: ({ events: StoredEvent[]; rows: Row[] } | Error)[] = [];
+    try {
+      // Each commit a savepoint of the one transaction (better-sqlite3 nests them so): one that does not
+      // fit is rolled back alone, the others stand.
+      this.#db.transaction(() => {
+        for (const { threadId, drafts } of commits) {
+          this.#threadRows.delete(threadId);
+          try {
+            checkCommitInput(threadId, drafts, {});
+          } catch (error) {
+            results.push(error as TypeError);
+            continue;
+          }
+          try {
+            results.push(this.#commit(threadId, drafts, undefined));
+          } catch (error) {
+            // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O error)
+            // ends it for every commit in it: the next ones must not run outside any transaction.
+            if (!this.#db.inTransaction) throw error;
+            results.push(commitFailure(error, drafts, this.#path));
+          }
+        }
+      })();
+    } catch (error) {
+      // The transaction itself failed (the disk is full, an I/O error): none of them is written.
+      const drafts = commits.flatMap((commit) => commit.drafts);
+      const failed = commitFailure(error, drafts, this.#path);
+      return commits.map(() => failed);
+    }
+    const events: (StoredEvent[] | Error)[] = [];
+    for (const result of results) {
+      if (result instanceof Error) events.push(result);
+      else {
+        this.#tail.add(result.rows);
+        events.push(result.events);
+      }
     }
     this.#barrier?.noteCommit();
     return events;
@@ -146,7 +208,14 @@ export class SqliteStore implements Store {
   }
 
   getThread(id: string): ThreadRecord | undefined {
-    return this.#reads.getThread(id);
+    let row = this.#threadRows.get(id);
+    if (row === undefined) {
+      row = this.#reads.row('SELECT * FROM threads WHERE id = ?', id);
+      if (row === undefined) return undefined;
+      if (this.#threadRows.size >= THREAD_ROWS_KEPT) this.#threadRows.clear();
+      this.#threadRows.set(id, row);
+    }
+    return threadFromRow(row);
   }
 
   listThreads(): ThreadRecord[] {
@@ -180,6 +249,8 @@ export class SqliteStore implements Store {
   readEvents(query: EventQuery = {}): StoredEvent[] {
     const after = query.after ?? 0;
     const limit = query.limit ?? DEFAULT_EVENT_PAGE;
+    const recent = this.#tail.read({ after, limit, threadId: query.threadId, types: query.types });
+    if (recent !== undefined) return recent.map(eventFromRow);
     const where = ['seq > ?'];
     const values: unknown[] = [after];
     if (query.threadId !== undefined) {
@@ -208,6 +279,7 @@ export class SqliteStore implements Store {
    * the result must equal what the commits produced.
    */
   rebuildProjections(): void {
+    this.#threadRows.clear();
     this.#db.transaction(() => {
       this.#db.pragma('defer_foreign_keys = ON');
       this.#db.exec('DELETE FROM approvals; DELETE FROM subagents; DELETE FROM runs; DELETE FROM threads;');
@@ -240,6 +312,10 @@ export class SqliteStore implements Store {
     this.#barrier?.close();
     this.#db.close();
   }
+}
+
+function commitFailure(error: unknown, drafts: readonly EventDraft[], path: string): Error {
+  return storeFailure(error, `Could not commit ${drafts.map((d) => d.type).join(', ')}`, path);
 }
 
 /**

@@ -32,6 +32,11 @@ export interface CommitOptions {
   spoolOffset?: number;
 }
 
+export interface ThreadCommit {
+  readonly threadId: string;
+  readonly drafts: readonly EventDraft[];
+}
+
 export interface Store {
   /**
    * Appends `drafts` to the thread's log and applies them to the projections, in one transaction: all of
@@ -39,6 +44,14 @@ export interface Store {
    * decision on an approval that is no longer pending, an unknown run), and then nothing is written.
    */
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[];
+
+  /**
+   * Several commits, possibly of different threads, in one transaction of the store's (one write of its
+   * log instead of one per commit), each all or nothing on its own: the result at each place is that
+   * commit's events, or what commit() would have thrown (and then nothing of it is written). A store
+   * without it takes them one commit() at a time.
+   */
+  commitMany?(commits: readonly ThreadCommit[]): (StoredEvent[] | Error)[];
 
   /**
    * The durability barrier: resolves once every change committed before the call is on disk (survives a

@@ -11,6 +11,7 @@ import type { EventDraft, StoredEvent } from '../store/event-types.js';
 import type { CommitOptions, Store } from '../store/store.js';
 import { ApprovalWaiters } from './approvals/approval-waiters.js';
 import { DurablePublisher } from './durable/durable-publish.js';
+import { TurnCommits } from './durable/turn-commits.js';
 import { ChangeNotifier } from './event-stream.js';
 import { RecordBacklog, isStoreFailure } from './durable/record-backlog.js';
 import type { SandboxState } from './runtime/sandbox-state.js';
@@ -64,6 +65,8 @@ export class SupervisorCore {
 
   /** Committed events wait here until the store has them on disk, then are published (durable-publish.ts). */
   readonly #publisher: DurablePublisher;
+  /** The commits a permission request waits on, one transaction per turn (turn-commits.ts). */
+  readonly #turnCommits: TurnCommits;
   /** Set by the Supervisor's close(): from then on no call changes anything. */
   #closed = false;
 
@@ -78,6 +81,11 @@ export class SupervisorCore {
         this.notifier.notify();
       },
       (error) => this.warn(error),
+    );
+    this.#turnCommits = new TurnCommits(
+      store,
+      (threadId) => this.backlog.flush(threadId),
+      (events) => this.#publisher.add(events),
     );
   }
 
@@ -143,6 +151,19 @@ export class SupervisorCore {
   commit(threadId: string, drafts: readonly EventDraft[], options?: CommitOptions): StoredEvent[] {
     this.backlog.flush(threadId);
     return this.#commitNow(threadId, drafts, options);
+  }
+
+  /**
+   * commit(), at the end of this turn of the event loop, in one transaction with the other changes
+   * queued in the turn: resolves with the events once they are in the log (undefined, and nothing is
+   * written, when `wanted()` is false by then), rejects with what commit() would throw.
+   */
+  commitThisTurn(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    wanted: () => boolean,
+  ): Promise<StoredEvent[] | undefined> {
+    return this.#turnCommits.commit(threadId, drafts, wanted);
   }
 
   /** Events the store committed through a path of its own (a thread's adoption), told like any commit. */

@@ -18,6 +18,12 @@ in_app_updates = false
 
 [analytics]
 enabled = false
+
+# Codex's sandbox makes /tmp writable and its .git, .agents and .codex read-only; bubblewrap creates those
+# as empty directories in the real /tmp, and a /tmp/.git makes /tmp the git root of every scratch project
+# under it (the Claude CLI then writes project settings to /tmp/.claude). TMPDIR, private, stays writable.
+[sandbox_workspace_write]
+exclude_slash_tmp = true
 `;
 
 export interface OfflineCodexOptions {

@@ -4,7 +4,7 @@ import type { AuditRow } from '../audit-chain.js';
 import type { StoredEvent } from '../event-types.js';
 import { eventFromRow, type Row } from '../rows.js';
 import { LOG_CHANNEL, type Statement } from './protocol.js';
-import type { PreparedCommit, SpoolOffset } from './replica.js';
+import type { LastEvent, PreparedCommit, SpoolOffset } from './replica.js';
 
 const EVENT_COLUMNS = 'seq, thread_id, thread_seq, type, at, data';
 /** What is read back: the events and the host that committed each (null before hosts had names). */
@@ -48,6 +48,23 @@ export const barrierStatement: Statement = {
                pg_logical_emit_message(true, 'warden-barrier', '') AS lsn`,
   name: 'warden_barrier',
 };
+
+/**
+ * barrierStatement that also says whether `last` (this host's last event) is in the log, read in the
+ * barrier's own snapshot: a barrier that succeeds on a server restarted since the commits it covers were
+ * acknowledged proves them on disk only if they are still there. The WAL is replayed in order after a
+ * crash, so if the last one is there every earlier one is too.
+ */
+export function witnessedBarrier(last: LastEvent): Statement {
+  return {
+    sql: `SELECT set_config('synchronous_commit', 'on', true) AS sync,
+                 pg_logical_emit_message(true, 'warden-barrier', '') AS lsn,
+                 EXISTS (SELECT 1 FROM warden_events WHERE seq = $1 AND thread_id = $2 AND thread_seq = $3)
+                   AS witnessed`,
+    params: [last.seq, last.threadId, last.threadSeq],
+    name: 'warden_barrier_witnessed',
+  };
+}
 
 export const lastAudit: Statement = {
   sql: 'SELECT seq, hash, record AS text FROM warden_audit ORDER BY seq DESC LIMIT 1',

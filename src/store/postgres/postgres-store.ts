@@ -21,6 +21,7 @@ import {
   appendBatch,
   appendStatements,
   barrierStatement,
+  witnessedBarrier,
   auditAfter,
   auditBefore,
   auditRowsOf,
@@ -86,7 +87,7 @@ export class PostgresStore implements Store {
     this.#hostName = host?.name ?? null;
     this.#durability = new Durability(
       () => this.#flush(),
-      () => this.#channel.barrier(barrierStatement),
+      () => this.#barrier(),
       where,
     );
     this.#registry = new PostgresHostRegistry(
@@ -361,6 +362,26 @@ export class PostgresStore implements Store {
   /** The durability barrier (durability.ts): flushes the WAL past every commit made before the call. */
   durable(): Promise<void> {
     return this.#durability.durable();
+  }
+
+  /**
+   * One barrier (durability.ts), looking for this replica's last event in the log as it goes: the
+   * barrier connection may have found a restarted server, and a server that came back from a crash
+   * without that event lost what it had acknowledged unflushed.
+   */
+  async #barrier(): Promise<void> {
+    const last = this.#replica.last;
+    if (last === undefined) {
+      await this.#channel.barrier(barrierStatement);
+      return;
+    }
+    const [rows] = await this.#channel.barrier(witnessedBarrier(last));
+    if (rows?.[0]?.witnessed === true) return;
+    throw this.#durability.fail(
+      new StoreError(
+        `PostgreSQL at ${this.where} lost changes this host committed (event ${last.seq} is not in its log); restart the host`,
+      ),
+    );
   }
 
   getThread(id: string): ThreadRecord | undefined {

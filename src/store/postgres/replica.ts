@@ -19,6 +19,9 @@ export interface SpoolOffset {
 }
 
 /** What a commit adds to the log, prepared against the replica: its events and audit records. */
+/** Which event is at a seq of the log: enough to tell it from another host's event at the same seq. */
+export type LastEvent = Pick<StoredEvent, 'seq' | 'threadId' | 'threadSeq'>;
+
 export interface PreparedCommit {
   events: StoredEvent[];
   audit: AuditRow[];
@@ -32,6 +35,8 @@ export class Replica {
   #audit: AuditLog | undefined;
   /** The global seq of the last event folded in. */
   #seq = 0;
+  /** The last event folded in or committed: what a durability barrier looks for in the log (durability.ts). */
+  #last: LastEvent | undefined;
 
   // Prepared once: a commit runs these every time, and preparing costs more than running them.
   readonly #setLastSeq: BetterSqlite3.Statement<[number, string]>;
@@ -65,6 +70,10 @@ export class Replica {
     return this.#seq;
   }
 
+  get last(): LastEvent | undefined {
+    return this.#last;
+  }
+
   /** Folds events already in the log (this host's on open, other hosts' since), in order. */
   fold(events: readonly StoredEvent[], audit: readonly AuditRow[], offsets: readonly SpoolOffset[]): void {
     if (events.length === 0 && audit.length === 0 && offsets.length === 0) return;
@@ -75,6 +84,7 @@ export class Replica {
         this.#projector.apply(event.threadId, event.at, { type: event.type, data: event.data } as EventDraft);
         setLastSeq.run(event.threadSeq, event.threadId);
         this.#seq = event.seq;
+        this.#last = event;
       }
       const last = audit.at(-1);
       if (last !== undefined) this.#keepLastAudit(last);
@@ -126,6 +136,7 @@ export class Replica {
       return stored;
     })();
     this.#seq += events.length;
+    this.#last = events.at(-1) ?? this.#last;
     this.#pruneAudit();
     return events;
   }
@@ -137,6 +148,7 @@ export class Replica {
       this.#db.exec('DELETE FROM approvals; DELETE FROM subagents; DELETE FROM runs; DELETE FROM threads;');
     })();
     this.#seq = 0;
+    this.#last = undefined;
   }
 
   close(): void {

@@ -30,7 +30,10 @@ export class SyncChannel {
   readonly #notices: MessagePort | undefined;
   /** The barriers' port (asynchronous: replies come on this thread's event loop) and their waiters. */
   readonly #barriers: MessagePort;
-  readonly #barrierWaiters = new Map<number, { resolve: () => void; reject: (error: StoreError) => void }>();
+  readonly #barrierWaiters = new Map<
+    number,
+    { resolve: (rows: Record<string, unknown>[][]) => void; reject: (error: StoreError) => void }
+  >();
 
   /**
    * `timeoutMs` bounds each request (the statement timeout plus a margin; the first also the startup).
@@ -63,7 +66,7 @@ export class SyncChannel {
       const waiter = this.#barrierWaiters.get(reply.id);
       this.#barrierWaiters.delete(reply.id);
       if (this.#barrierWaiters.size === 0) this.#barriers.unref();
-      if (reply.ok) waiter?.resolve();
+      if (reply.ok) waiter?.resolve(reply.results);
       else waiter?.reject(this.#failure(reply.failure));
     });
     this.#barriers.unref();
@@ -78,13 +81,13 @@ export class SyncChannel {
 
   /**
    * Runs `statement` on the worker's barrier connection, concurrently with this channel's requests (the
-   * caller goes on committing meanwhile). Rejects with a StoreError when it fails, does not answer within
-   * the request bound, or the channel closes first.
+   * caller goes on committing meanwhile); its rows. Rejects with a StoreError when it fails, does not
+   * answer within the request bound, or the channel closes first.
    */
-  barrier(statement: Statement): Promise<void> {
+  barrier(statement: Statement): Promise<Record<string, unknown>[][]> {
     if (this.#closed) return Promise.reject(new StoreError(`The store at ${this.#where} is closed`));
     const id = this.#nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#barrierWaiters.delete(id);
         reject(new StoreError(`PostgreSQL at ${this.#where} did not answer within ${this.#timeoutMs} ms`));

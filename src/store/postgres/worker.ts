@@ -267,26 +267,42 @@ function listen(config: WorkerConfig, notify: MessagePort, name: string): () => 
 /**
  * The durability barriers of one store, on a connection of their own: a barrier's synchronous commit
  * waits for the WAL flush while the store's own connection goes on committing. Barriers run one after
- * another; a failed one is retried once on a fresh connection (a barrier writes nothing that matters).
+ * another; a barrier whose connection is lost is tried again on a fresh one until the statement timeout
+ * has passed (a server restarting refuses connections for a while). A barrier writes nothing that
+ * matters, and what it proves after a restart the store checks in its rows (witnessedBarrier).
  * Returns a function that ends it.
  */
 function serveBarriers(config: WorkerConfig, port: MessagePort): () => Promise<void> {
   // No locks: the store's own connection holds them.
   const connection = new Connection({ ...config, exclusiveLockKey: null, sharedLockKey: null });
+  let closed = false;
   let queue = Promise.resolve();
+  const runBarrier = async (statement: Statement): Promise<Record<string, unknown>[][]> => {
+    // Each try is bounded by the connect timeout: the last one ends before the caller's own bound.
+    const until = Date.now() + config.statementTimeoutMs;
+    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+      try {
+        return await connection.run([statement], 'none');
+      } catch (error) {
+        if (closed || failureOf(error).kind !== 'connection' || Date.now() + pause >= until) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
   port.on('message', (request: BarrierRequest) => {
     queue = queue.then(async () => {
       let reply: WorkerReply;
       try {
-        reply = { id: request.id, ok: true, results: await connection.run([request.statement], 'none') };
+        reply = { id: request.id, ok: true, results: await runBarrier(request.statement) };
       } catch (error) {
         reply = { id: request.id, ok: false, failure: failureOf(error) };
       }
-      port.postMessage(reply);
+      if (!closed) port.postMessage(reply);
     });
   });
   return async () => {
     // A barrier under way fails with its connection; its caller is told by the store's close().
+    closed = true;
     port.close();
     await connection.drop();
   };

@@ -2,7 +2,8 @@
 // approval, a verdict of the policy. When the store cannot write for now (a full disk, an I/O error) the
 // request is neither allowed nor denied because of it: it stays unanswered, the failure is reported once,
 // and the change is tried again, with a growing pause, until the store takes it or the CLI withdraws the
-// request (or its process ends, which withdraws it too), or the host lets go of the process.
+// request (or its process ends, which withdraws it too), or the host lets go of the process. The commit
+// is made at the end of the turn, in one transaction with the other requests' (turn-commits.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { EventDraft, StoredEvent } from '../../store/event-types.js';
@@ -29,7 +30,8 @@ export async function commitWhenPossible(
   for (;;) {
     if (signal.aborted || !stillWanted()) return undefined;
     try {
-      return core.commit(threadId, drafts);
+      // With the other requests of this turn, in one transaction (turn-commits.ts).
+      return await core.commitThisTurn(threadId, drafts, () => !signal.aborted && stillWanted());
     } catch (error) {
       if (!isStoreFailure(error)) throw error;
       if (!warned) core.warn(error);

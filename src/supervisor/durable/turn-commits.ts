@@ -1,0 +1,77 @@
+// The commits a permission request waits on (its approval, the policy's verdict) queued over one turn of
+// the event loop and written at its end in one transaction of the store (Store.commitMany): a fleet of
+// agents asking at once costs one write of the log per turn, not one per request, and they share the
+// barrier that follows. Each caller still gets its own commit's events, or its own error, once that
+// transaction has returned: nothing is answered or published before it is in the log, and the durability
+// barrier comes after that as for any commit.
+import type { EventDraft, StoredEvent } from '../../store/event-types.js';
+import type { Store, ThreadCommit } from '../../store/store.js';
+
+interface Queued extends ThreadCommit {
+  /** Checked when the turn ends: a request withdrawn meanwhile writes nothing. */
+  readonly wanted: () => boolean;
+  readonly resolve: (events: StoredEvent[] | undefined) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class TurnCommits {
+  readonly #store: Store;
+  /** What must go first for a thread (what record() holds for it), then the commits, each published. */
+  readonly #before: (threadId: string) => void;
+  readonly #committed: (events: StoredEvent[]) => void;
+  #queued: Queued[] = [];
+
+  constructor(store: Store, before: (threadId: string) => void, committed: (events: StoredEvent[]) => void) {
+    this.#store = store;
+    this.#before = before;
+    this.#committed = committed;
+  }
+
+  /** Resolves with the committed events, undefined when `wanted()` was false by then; rejects as commit(). */
+  commit(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    wanted: () => boolean,
+  ): Promise<StoredEvent[] | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.#queued.length === 0) setImmediate(() => this.#flush());
+      this.#queued.push({ threadId, drafts, wanted, resolve, reject });
+    });
+  }
+
+  #flush(): void {
+    const queued = this.#queued;
+    this.#queued = [];
+    const writing: Queued[] = [];
+    for (const entry of queued) {
+      if (!entry.wanted()) {
+        entry.resolve(undefined);
+        continue;
+      }
+      try {
+        this.#before(entry.threadId);
+        writing.push(entry);
+      } catch (error) {
+        entry.reject(error as Error);
+      }
+    }
+    if (writing.length === 0) return;
+    const results =
+      this.#store.commitMany?.(writing) ??
+      writing.map((entry) => {
+        try {
+          return this.#store.commit(entry.threadId, entry.drafts);
+        } catch (error) {
+          return error as Error;
+        }
+      });
+    writing.forEach((entry, index) => {
+      const result = results[index]!;
+      if (result instanceof Error) entry.reject(result);
+      else {
+        this.#committed(result);
+        entry.resolve(result);
+      }
+    });
+  }
+}
