@@ -1,9 +1,10 @@
-// The events a SQLite store committed last, kept as the rows `SELECT * FROM events` returns, so that the
-// readers that follow the log at its edge (the server's live feed, the notification feed: each reads
-// every event once, just after its commit) get them without a query. Only what a transaction committed is
-// added (after it returned), and every event from `#from` on is here, so a read the tail covers returns
-// exactly the rows the query would; one it does not cover (a replay from further back) is left to SQLite.
-// Each read still builds fresh events from the rows (eventFromRow), as a query's result would be.
+// The events a store committed last (or, on PostgreSQL, folded in from other hosts), kept as the rows
+// `SELECT * FROM events` returns, so that the readers that follow the log at its edge (the server's live
+// feed, the notification feed: each reads every event once, just after its commit) get them without a
+// query. Only what a transaction committed is added (after it returned), and every event from `#from` on
+// is here, so a read the tail covers returns exactly the rows the query would; one it does not cover (a
+// replay from further back) is left to the database. Each read still builds fresh events from the rows
+// (eventFromRow), as a query's result would be.
 import type { Row } from './rows.js';
 
 /** Rows kept: a page or two behind the edge for every reader; older reads go to the database. */
@@ -23,10 +24,22 @@ export class EventTail {
   /** Nothing until the first commit (the store reads nothing at open: a damaged page shows when read). */
   #from = Number.POSITIVE_INFINITY;
 
-  /** Rows of events a transaction has just committed, in seq order. */
+  /** The seq of the last row kept (0 when none is). */
+  get through(): number {
+    const last = this.#rows.at(-1);
+    return last === undefined ? 0 : Number(last.seq);
+  }
+
+  /** Rows of events just committed, in seq order, each following the one before. */
   add(rows: readonly Row[]): void {
-    // The log is this store's alone: the first event it commits follows every event before the open.
-    if (this.#rows.length === 0 && rows.length > 0) this.#from = Number(rows[0]!.seq);
+    if (rows.length === 0) return;
+    // The first rows added, or rows that do not follow the last ones (events this store did not see
+    // go by): the tail starts again with them, and reads from before them go to the database.
+    const first = Number(rows[0]!.seq);
+    if (this.#rows.length === 0 || first !== this.through + 1) {
+      this.#rows = [];
+      this.#from = first;
+    }
     for (const row of rows) this.#rows.push(row);
     // Trimmed in halves, so that keeping the tail costs O(1) per event.
     if (this.#rows.length >= 2 * KEPT) {

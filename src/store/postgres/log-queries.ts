@@ -141,6 +141,12 @@ export function auditBefore(before: number, limit: number): Statement {
   };
 }
 
+/** `event` as eventsAfter reads it back, but for its host: its data is the text appendBatch stores. */
+export function rowOf(event: StoredEvent): Row {
+  const { seq, threadId, threadSeq, type, at, data } = event;
+  return { seq, thread_id: threadId, thread_seq: threadSeq, type, at, data: JSON.stringify(data) };
+}
+
 /** The events as the six arrays `unnest` reads, in the order of READ_COLUMNS before the host. */
 function eventColumns(events: PreparedCommit['events']): unknown[][] {
   return [

@@ -15,7 +15,8 @@ import { readAuditPages, type AuditQuery } from '../audit-log.js';
 import { checkCommitInput } from '../commit-input.js';
 import type { EventDraft, StoredEvent } from '../event-types.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from '../records.js';
-import type { ApprovalFilter, CommitOptions, EventQuery, Store } from '../store.js';
+import type { ApprovalFilter, CommitOptions, EventQuery, Store, ThreadCommit } from '../store.js';
+import { EventTail } from '../event-tail.js';
 import { Durability } from './durability.js';
 import {
   appendBatch,
@@ -34,6 +35,7 @@ import {
   offsetsFor,
   offsetsOf,
   isWrittenAs,
+  rowOf,
   writtenAt,
 } from './log-queries.js';
 import { PostgresHostRegistry } from './postgres-host-registry.js';
@@ -52,6 +54,9 @@ const FOLD_PAGE = 5000;
 
 /** The store of this process whose batch is open, if any (see PostgresStore's #openBatch). */
 const openBatch: { holder: PostgresStore | undefined } = { holder: undefined };
+
+/** Commits made by the stores of this process so far: a read after one asks the server again (#refresh). */
+const processCommits = { count: 0 };
 
 export class PostgresStore implements Store {
   readonly #channel: SyncChannel;
@@ -79,6 +84,8 @@ export class PostgresStore implements Store {
 
   readonly #hostName: string | null;
   readonly #registry: PostgresHostRegistry;
+  /** The events at the log's edge, as this replica took them in (event-tail.ts). */
+  readonly #tail = new EventTail();
   readonly #durability: Durability;
 
   private constructor(channel: SyncChannel, where: string, host: Connection['host']) {
@@ -94,7 +101,7 @@ export class PostgresStore implements Store {
       {
         exec: (statements) => this.#exec(statements),
         refresh: () => {
-          this.#refresh();
+          this.#refresh(true);
         },
         commitChecked: (threadId, drafts, check) => this.#commit(threadId, drafts, {}, check),
         durableWithForeign: () => {
@@ -113,6 +120,69 @@ export class PostgresStore implements Store {
 
   commit(threadId: string, drafts: readonly EventDraft[], options: CommitOptions = {}): StoredEvent[] {
     return this.#commit(threadId, drafts, options);
+  }
+
+  /**
+   * The commits of one turn of the event loop (turn-commits.ts), each standing or failing alone as
+   * commit() has it. When this replica has every event they go in one round trip, as a single commit does
+   * (#commitAtHead): applied to the replica together, each in a savepoint, and written in one statement
+   * that writes only if the head is still there. Else, or when another host moved the head meanwhile
+   * (nothing was written, the replica is as it was), one by one, batched in the tick.
+   */
+  commitMany(commits: readonly ThreadCommit[]): (StoredEvent[] | Error)[] {
+    const together = commits.length > 1 ? this.#commitManyAtHead(commits) : undefined;
+    return (
+      together ??
+      commits.map(({ threadId, drafts }) => {
+        try {
+          return this.#commit(threadId, drafts, {});
+        } catch (error) {
+          return error instanceof Error ? error : new StoreError(String(error));
+        }
+      })
+    );
+  }
+
+  #commitManyAtHead(commits: readonly ThreadCommit[]): (StoredEvent[] | Error)[] | undefined {
+    if (this.#batch !== undefined || this.#durability.failure !== undefined) return undefined;
+    // What commit() refuses before anything is applied (bad input, nothing to write) it refuses one by one.
+    try {
+      for (const { threadId, drafts } of commits) checkCommitInput(threadId, drafts, {});
+    } catch {
+      return undefined;
+    }
+    if (commits.some(({ drafts }) => drafts.length === 0)) return undefined;
+    this.#yieldBatch();
+    const head = this.#replica.seq;
+    const moved = new Error('The log head moved');
+    let results: (StoredEvent[] | Error)[];
+    try {
+      results = this.#replica.commitAll(commits, (prepared) => {
+        // None fits this replica: it may lack another host's events, and only a write that finds the head
+        // where the replica is proves it has them all. Each is tried again alone.
+        const first = prepared[0];
+        if (first === undefined) throw moved;
+        let rows: Record<string, unknown>[] | undefined;
+        try {
+          [rows] = this.#channel.exec('write', [appendBatch(prepared, this.#hostName, head)]);
+        } catch (error) {
+          // As for one commit (#commitAtHead): the log says whether the statement committed.
+          if (this.#wrote(first)) return;
+          if (error instanceof StoreError) throw moved;
+          throw error;
+        }
+        if (rows?.length !== 1) throw moved;
+      });
+    } catch (error) {
+      if (error === moved) return undefined;
+      const failed =
+        error instanceof WardenError
+          ? error
+          : new StoreError(`Could not commit ${commits.length} changes`, { cause: error });
+      return commits.map(() => failed);
+    }
+    for (const result of results) if (!(result instanceof Error)) this.#committed(result);
+    return results;
   }
 
   #commit(
@@ -177,6 +247,8 @@ export class PostgresStore implements Store {
   /** Bookkeeping after a commit: owners of the threads it created, the barriers' count. */
   #committed(stored: StoredEvent[]): StoredEvent[] {
     this.#durability.count();
+    processCommits.count += 1;
+    this.#tail.add(stored.map(rowOf));
     if (!this.#committedThisTick) {
       this.#committedThisTick = true;
       setImmediate(() => (this.#committedThisTick = false));
@@ -235,6 +307,7 @@ export class PostgresStore implements Store {
       this.#checkNotBehind(Number(head?.[0]?.seq ?? 0));
       this.#registry.noteRows(events, this.#replica.seq);
       this.#replica.fold(eventsOf(events), auditRowsOf(audit), offsetsOf(offsets));
+      this.#tail.add(events ?? []);
     } catch (error) {
       this.#channel.rollback();
       throw error;
@@ -418,9 +491,14 @@ export class PostgresStore implements Store {
 
   /** Straight from the log in Postgres: every host's events, committed ones only. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
-    const [rows] = this.#exec([
-      eventsAfter(query.after ?? 0, query.limit ?? DEFAULT_EVENT_PAGE, query.threadId, query.types),
-    ]);
+    const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
+    // The readers at the log's edge read what this replica has just taken in: no round trip for them.
+    this.#refresh();
+    if (this.#tail.through === this.#replica.seq) {
+      const recent = this.#tail.read({ after, limit, threadId, types });
+      if (recent !== undefined) return eventsOf(recent);
+    }
+    const [rows] = this.#exec([eventsAfter(after, limit, threadId, types)]);
     return eventsOf(rows);
   }
 
@@ -472,14 +550,30 @@ export class PostgresStore implements Store {
   }
 
   /** Folds what other hosts appended since the replica's last event; returns the head's seq. */
-  #refresh(): number {
+  #refresh(force = false): number {
     // While a batch is open this store holds the head: the replica is the log, its own batch included.
     if (this.#batch !== undefined) return this.#replica.seq;
+    if (!force && this.#headCheckedAt === processCommits.count) return this.#replica.seq;
     const [rows] = this.#exec([headSeq]);
     const head = Number(rows?.[0]?.seq ?? 0);
     this.#checkNotBehind(head);
     if (head > this.#replica.seq) this.#foldAll();
+    this.#headChecked();
     return head;
+  }
+
+  /**
+   * The value of processCommits when this store last asked where the log head is, in this turn of the
+   * event loop; -1 once the turn is over. The reads of one turn ask once: what another process commits
+   * meanwhile is concurrent with them (nothing this host learns of it, a reply or a notification, can
+   * arrive before the turn ends), and the next turn asks again. A commit of this process in between, on
+   * this store or another one (two hosts of a fleet in one process), makes the next read ask.
+   */
+  #headCheckedAt = -1;
+
+  #headChecked(): void {
+    if (this.#headCheckedAt === -1) setImmediate(() => (this.#headCheckedAt = -1));
+    this.#headCheckedAt = processCommits.count;
   }
 
   #foldAll(): void {
@@ -493,6 +587,7 @@ export class PostgresStore implements Store {
       const page = eventsOf(events);
       this.#registry.noteRows(events, this.#replica.seq);
       this.#replica.fold(page, auditRowsOf(audit), offsetsOf(offsets));
+      this.#tail.add(events ?? []);
       if (page.length < FOLD_PAGE) break;
     }
     this.#replica.startAudit();

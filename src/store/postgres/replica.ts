@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 
+import { WardenError } from '../../protocol/errors.js';
 import type { AuditRow } from '../audit-chain.js';
 import { AuditLog } from '../audit-log.js';
 import type { EventDraft, StoredEvent } from '../event-types.js';
@@ -108,37 +109,83 @@ export class Replica {
     spoolOffset: number | undefined,
     write: (prepared: PreparedCommit) => void,
   ): StoredEvent[] {
+    const events = this.#db.transaction(() => {
+      const prepared = this.#apply(threadId, drafts, spoolOffset, this.#seq);
+      write(prepared);
+      return prepared.events;
+    })();
+    this.#advance(events);
+    return events;
+  }
+
+  /**
+   * Several commits in one SQLite transaction, each in a savepoint of its own: one whose drafts the
+   * projector refuses (a WardenError: ConflictError, NotFoundError) is rolled back alone and returned as
+   * its result. `write` gets the others at the end, to store them in the log together; if it throws, the
+   * whole transaction is rolled back and the error passes through: none of them happened.
+   */
+  commitAll(
+    commits: readonly { readonly threadId: string; readonly drafts: readonly EventDraft[] }[],
+    write: (prepared: PreparedCommit[]) => void,
+  ): (StoredEvent[] | WardenError)[] {
+    const results = this.#db.transaction(() => {
+      const prepared: PreparedCommit[] = [];
+      const outcomes: (StoredEvent[] | WardenError)[] = [];
+      let after = this.#seq;
+      for (const { threadId, drafts } of commits) {
+        try {
+          const one = this.#db.transaction(() => this.#apply(threadId, drafts, undefined, after))();
+          prepared.push(one);
+          outcomes.push(one.events);
+          after += one.events.length;
+        } catch (error) {
+          if (!(error instanceof WardenError)) throw error;
+          outcomes.push(error);
+        }
+      }
+      write(prepared);
+      return outcomes;
+    })();
+    this.#advance(results.flatMap((result) => (result instanceof WardenError ? [] : result)));
+    return results;
+  }
+
+  /** One commit's events, audit records and spool offset, applied in the transaction under way. */
+  #apply(
+    threadId: string,
+    drafts: readonly EventDraft[],
+    spoolOffset: number | undefined,
+    after: number,
+  ): PreparedCommit {
     const audit = this.#audit;
     if (audit === undefined) throw new Error('The replica was not started');
     const nextThreadSeq = this.#nextThreadSeq;
-    const auditAfter = this.#auditAfter;
-    const lastAudit = () => this.#lastAuditSeq.get()?.seq ?? 0;
-    const events = this.#db.transaction(() => {
-      const at = new Date().toISOString();
-      const auditBefore = lastAudit();
-      const stored = drafts.map((draft, index) => {
-        this.#projector.apply(threadId, at, draft);
-        const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
-        if (threadSeq === undefined) throw new Error(`Thread ${threadId} vanished during a commit`);
-        const seq = this.#seq + index + 1;
-        const event = { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
-        audit.record(event);
-        return event;
-      });
-      let spool: SpoolOffset | undefined;
-      if (spoolOffset !== undefined) {
-        this.#projector.setSpoolOffset(threadId, spoolOffset);
-        const row = this.#spoolOf.get(threadId);
-        if (typeof row?.cli_spool_dir === 'string')
-          spool = { threadId, spoolDir: row.cli_spool_dir, offset: Number(row.cli_spool_offset ?? 0) };
-      }
-      write({ events: stored, audit: auditAfter.all(auditBefore), spool });
-      return stored;
-    })();
+    const at = new Date().toISOString();
+    const auditBefore = this.#lastAuditSeq.get()?.seq ?? 0;
+    const stored = drafts.map((draft, index) => {
+      this.#projector.apply(threadId, at, draft);
+      const threadSeq = nextThreadSeq.get(threadId)?.last_seq;
+      if (threadSeq === undefined) throw new Error(`Thread ${threadId} vanished during a commit`);
+      const seq = after + index + 1;
+      const event = { seq, threadId, threadSeq, type: draft.type, at, data: draft.data } as StoredEvent;
+      audit.record(event);
+      return event;
+    });
+    let spool: SpoolOffset | undefined;
+    if (spoolOffset !== undefined) {
+      this.#projector.setSpoolOffset(threadId, spoolOffset);
+      const row = this.#spoolOf.get(threadId);
+      if (typeof row?.cli_spool_dir === 'string')
+        spool = { threadId, spoolDir: row.cli_spool_dir, offset: Number(row.cli_spool_offset ?? 0) };
+    }
+    return { events: stored, audit: this.#auditAfter.all(auditBefore), spool };
+  }
+
+  /** After a transaction of commits returned: the events are the replica's. */
+  #advance(events: readonly StoredEvent[]): void {
     this.#seq += events.length;
     this.#last = events.at(-1) ?? this.#last;
     this.#pruneAudit();
-    return events;
   }
 
   /** Empties the projections, to fold the whole log again. */

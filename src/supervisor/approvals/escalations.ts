@@ -36,6 +36,8 @@ export class Escalations {
   onCommitted(events: readonly StoredEvent[]): void {
     for (const event of events) {
       if (event.type === 'approval.requested') {
+        // The approval's routing is the event's until a later event changes it: none to arm, none to read.
+        if (event.data.routing?.escalation == null) continue;
         const approval = this.#core.store.getApproval(event.data.approvalId);
         if (approval !== undefined) this.#arm(approval);
       } else if (
