@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 
 import { StoreError } from '../../src/protocol/errors.js';
-import type { EventDraft } from '../../src/store/event-types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import {
   postgresBinDir,
@@ -15,12 +14,7 @@ import {
   type PostgresCluster,
 } from '../../src/testing/postgres-cluster.js';
 import { until } from '../../src/testing/until.js';
-
-const created: EventDraft = {
-  type: 'thread.created',
-  data: { cwd: '/w', mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-};
-const titled = (title: string): EventDraft => ({ type: 'thread.titled', data: { title, source: 'user' } });
+import { created, titled } from '../helpers/store-drafts.js';
 
 function open(t: TestContext, url: string): PostgresStore {
   const store = PostgresStore.open(url);

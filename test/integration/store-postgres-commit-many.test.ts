@@ -5,19 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 
 import { ConflictError } from '../../src/protocol/errors.js';
-import type { EventDraft, StoredEvent } from '../../src/store/index.js';
+import type { StoredEvent } from '../../src/store/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import {
   startPostgresCluster,
   postgresAvailable,
   type PostgresCluster,
 } from '../../src/testing/postgres-cluster.js';
+import { appendElsewhere, created, titled } from '../helpers/store-drafts.js';
 
-const created: EventDraft = {
-  type: 'thread.created',
-  data: { cwd: '/w', mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-};
-const titled = (title: string): EventDraft => ({ type: 'thread.titled', data: { title, source: 'user' } });
 const events = (result: StoredEvent[] | Error | undefined): StoredEvent[] => {
   if (!Array.isArray(result)) throw new Error(`not committed: ${String(result)}`);
   return result;
@@ -78,13 +74,7 @@ describe('PostgreSQL commitMany', { skip: !postgresAvailable(), timeout: 120_000
     a.commit('a', [created]);
     await a.durable();
     // Another writer outside this process creates thread c: a's replica knows nothing of it.
-    await cluster.sql(
-      `WITH e AS (INSERT INTO warden_events (seq, thread_id, thread_seq, type, at, data, host)
-                  VALUES (2, 'c', 1, 'thread.created', $1, $2, NULL) RETURNING seq)
-       UPDATE warden_log_head SET seq = (SELECT seq FROM e) WHERE id = 1`,
-      [new Date().toISOString(), JSON.stringify(created.data)],
-      database,
-    );
+    await appendElsewhere(cluster, database, { seq: 2, threadId: 'c', threadSeq: 1, draft: created });
     const results = a.commitMany([
       { threadId: 'c', drafts: [titled('on c')] },
       { threadId: 'a', drafts: [titled('on a')] },

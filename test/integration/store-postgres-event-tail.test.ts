@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 
-import type { EventDraft, EventQuery, StoredEvent } from '../../src/store/index.js';
+import type { EventQuery, StoredEvent } from '../../src/store/index.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { eventFromRow } from '../../src/store/rows.js';
 import {
@@ -12,12 +12,7 @@ import {
   postgresAvailable,
   type PostgresCluster,
 } from '../../src/testing/postgres-cluster.js';
-
-const created: EventDraft = {
-  type: 'thread.created',
-  data: { cwd: '/w', mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-};
-const titled = (title: string): EventDraft => ({ type: 'thread.titled', data: { title, source: 'user' } });
+import { appendElsewhere, created, titled } from '../helpers/store-drafts.js';
 
 const titleOf = (event: StoredEvent | undefined): unknown => (event?.data as { title?: unknown })?.title;
 
@@ -89,14 +84,13 @@ describe(
       a.commit('a', [created]);
       await a.durable();
       assert.equal(a.readEvents().length, 1);
-      // Another writer, outside this process (its row as PostgresStore writes it).
-      await cluster.sql(
-        `WITH e AS (INSERT INTO warden_events (seq, thread_id, thread_seq, type, at, data, host)
-                  VALUES (2, 'a', 2, 'thread.titled', $1, $2, NULL) RETURNING seq)
-       UPDATE warden_log_head SET seq = (SELECT seq FROM e) WHERE id = 1`,
-        [new Date().toISOString(), JSON.stringify({ title: 'from elsewhere', source: 'user' })],
-        database,
-      );
+      // Another writer, outside this process.
+      await appendElsewhere(cluster, database, {
+        seq: 2,
+        threadId: 'a',
+        threadSeq: 2,
+        draft: titled('from elsewhere'),
+      });
       const events = a.readEvents();
       assert.deepEqual(events, await logSays(database, {}));
       assert.equal(titleOf(events.at(-1)), 'from elsewhere');

@@ -8,13 +8,8 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 
 import { ConflictError } from '../../src/protocol/errors.js';
-import { SqliteStore, type EventDraft } from '../../src/store/index.js';
-
-const created: EventDraft = {
-  type: 'thread.created',
-  data: { cwd: '/w', mode: 'supervised', model: null, rules: { allow: [], deny: [] } },
-};
-const titled = (title: string): EventDraft => ({ type: 'thread.titled', data: { title, source: 'user' } });
+import { SqliteStore } from '../../src/store/index.js';
+import { created, titled } from '../helpers/store-drafts.js';
 
 function openStore(t: TestContext): { store: SqliteStore; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'warden-recent-reads-'));
