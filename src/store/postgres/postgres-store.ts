@@ -248,6 +248,9 @@ export class PostgresStore implements Store {
   #committed(stored: StoredEvent[]): StoredEvent[] {
     this.#durability.count();
     processCommits.count += 1;
+    // The replica is the log as this commit found it (it wrote at the head, or under its lock): as fresh
+    // as an answer to asking where the head is.
+    this.#headChecked();
     this.#tail.add(stored.map(rowOf));
     if (!this.#committedThisTick) {
       this.#committedThisTick = true;
@@ -489,9 +492,11 @@ export class PostgresStore implements Store {
     return this.#reads().listApprovals(filter);
   }
 
-  /** Straight from the log in Postgres: every host's events, committed ones only. */
+  /** Every host's events, committed ones only: those at the log's edge from the tail, older ones from Postgres. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
     const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
+    // Committed ones only: this store's open batch is written first, as before any request.
+    this.#flush();
     // The readers at the log's edge read what this replica has just taken in: no round trip for them.
     this.#refresh();
     if (this.#tail.through === this.#replica.seq) {

@@ -19,10 +19,10 @@ export interface SpoolOffset {
   offset: number;
 }
 
-/** What a commit adds to the log, prepared against the replica: its events and audit records. */
 /** Which event is at a seq of the log: enough to tell it from another host's event at the same seq. */
 export type LastEvent = Pick<StoredEvent, 'seq' | 'threadId' | 'threadSeq'>;
 
+/** What a commit adds to the log, prepared against the replica: its events and audit records. */
 export interface PreparedCommit {
   events: StoredEvent[];
   audit: AuditRow[];

@@ -278,7 +278,8 @@ function serveBarriers(config: WorkerConfig, port: MessagePort): () => Promise<v
   let closed = false;
   let queue = Promise.resolve();
   const runBarrier = async (statement: Statement): Promise<Record<string, unknown>[][]> => {
-    // Each try is bounded by the connect timeout: the last one ends before the caller's own bound.
+    // New tries start until the statement timeout has passed; a server restarting refuses them at once.
+    // One that hangs instead is ended by the caller's own bound (sync-channel.ts).
     const until = Date.now() + config.statementTimeoutMs;
     for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
       try {
