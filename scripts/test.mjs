@@ -53,6 +53,13 @@ const BUNDLED_CLI_ONLY = [
 ];
 /** Processes still exiting when the runner ends get this long before they count as left behind. */
 const EXIT_GRACE_MS = 3000;
+/**
+ * A test file that has not ended after this long is stopped and fails, naming itself: one stuck file must
+ * not hold the whole run (the longest file takes about two minutes on two loaded cores). Its process is
+ * also made to exit once its tests are done (--test-force-exit), so a handle a test forgot to close cannot
+ * keep it waiting; the processes it started are still found and fail the run (the leak check below).
+ */
+const FILE_TIMEOUT_MS = Number(process.env.WARDEN_TEST_FILE_TIMEOUT_MS ?? 8 * 60_000);
 
 const filters = process.argv.slice(2);
 const all = readdirSync('test', { recursive: true })
@@ -98,7 +105,16 @@ const outcomes = passes.map((pass, index) => {
   const started = Date.now();
   const { status } = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...pass.files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${FILE_TIMEOUT_MS}`,
+      '--test-force-exit',
+      ...pass.files,
+    ],
     {
       stdio: 'inherit',
       env: { ...process.env, ...postgresEnv, ...pass.env, [leakCheck.TEST_RUN_VARIABLE]: runId },
