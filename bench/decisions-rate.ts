@@ -58,7 +58,8 @@ const describe = (s: RateSample): string =>
   `${fixed(s.policyPerSecond)}/s); POST p50 ${fixed(s.postP50Ms, 1)} p99 ${fixed(s.postP99Ms, 1)} ms; ` +
   `decide → CLI p50 ${fixed(s.decideToCliP50Ms, 1)} p99 ${fixed(s.decideToCliP99Ms, 1)} ms; policy ` +
   `p50 ${fixed(s.policyP50Ms, 1)} p99 ${fixed(s.policyP99Ms, 1)} ms; host CPU ` +
-  `${fixed(s.cpuPerDecisionUs)} µs/answer; load at start ${s.loadAverage.toFixed(1)}`;
+  `${fixed(s.cpuPerDecisionUs)} µs/answer (every process ${fixed(s.machineCpuPerDecisionUs)} µs, ` +
+  `${fixed(s.busyCores, 2)} of ${s.cores} cores busy); load at start ${s.loadAverage.toFixed(1)}`;
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 log(

@@ -65,6 +65,16 @@ function figuresOf(kind: Kind, outcomes: readonly Outcome<Sample>[]): Figure[] {
     ),
     wardenFigureOf(spec('cpu', 'host CPU per answer', 'µs', 'lower', 0), outcomes, (s) => s.cpuPerDecisionUs),
     wardenFigureOf(
+      spec('machine-cpu', 'every process’s CPU per answer (CLIs, clients, host)', 'µs', 'lower', 0),
+      outcomes,
+      (s) => s.machineCpuPerDecisionUs,
+    ),
+    wardenFigureOf(
+      spec('busy-cores', 'cores busy over the run, of the machine’s', 'cores', 'lower', 2),
+      outcomes,
+      (s) => s.busyCores,
+    ),
+    wardenFigureOf(
       spec('load', 'load average at the run’s start', 'load', 'lower', 1),
       outcomes,
       (s) => s.loadAverage,
@@ -135,7 +145,8 @@ export const decisionsRateBenchmark: Benchmark = {
             describe: (s) =>
               `${text(s.decisionsPerSecond)} decisions/s (store alone ${text(s.store.decisionsPerSecond)}/s), ` +
               `policy ${text(s.policyPerSecond)}/s, POST p99 ${s.postP99Ms.toFixed(1)} ms, decide → CLI p99 ` +
-              `${s.decideToCliP99Ms.toFixed(1)} ms, ${text(s.cpuPerDecisionUs)} µs CPU/answer, load ${s.loadAverage.toFixed(1)}`,
+              `${s.decideToCliP99Ms.toFixed(1)} ms, ${text(s.cpuPerDecisionUs)} µs CPU/answer (all processes ` +
+              `${text(s.machineCpuPerDecisionUs)} µs, ${s.busyCores.toFixed(2)} cores busy), load ${s.loadAverage.toFixed(1)}`,
             log: context.log,
           }),
         );

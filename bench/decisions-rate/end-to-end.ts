@@ -5,9 +5,10 @@
 // a UI does, and the next free client POSTs its decision. Timed from the first request to the last reply
 // any CLI got. With `policyEvery` 1 only the policy answers (no person is asked): its own rate, measured alone;
 // the people's figures are then NaN.
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 
 import { createThread, turnOf, withHost, type HostMore } from '../benchmarks/supervisor-server.js';
+import { machineCpuUs } from '../lib/machine.js';
 import { percentile } from '../lib/stats.js';
 import { EventClient, HttpClient } from '../supervisor-server/clients.js';
 import type { MixedTurn, Script } from '../supervisor-server/scripted-cli.js';
@@ -37,6 +38,11 @@ export interface RateSample {
   readonly policyP99Ms: number;
   /** The host process's CPU over the run, per answer (µs). */
   readonly cpuPerDecisionUs: number;
+  /** Every process's CPU over the run (the CLIs and clients too), per answer (µs); NaN without /proc. */
+  readonly machineCpuPerDecisionUs: number;
+  /** How many cores were busy on average over the run, of `cores`. */
+  readonly busyCores: number;
+  readonly cores: number;
 }
 
 export async function endToEndOnce(
@@ -93,10 +99,14 @@ export async function endToEndOnce(
       try {
         await watcher.opened;
         const cpuBefore = await host.cpu();
+        const machineBefore = machineCpuUs() ?? Number.NaN;
+        const wallBefore = performance.now();
         for (let agent = 0; agent < sizes.agents; agent += 1)
           await createThread(http, host.cwd, { allow: ['Bash(ls:*)'] });
         const message = await host.turn;
         const cpuUs = (await host.cpu()) - cpuBefore;
+        const machineUs = (machineCpuUs() ?? Number.NaN) - machineBefore;
+        const wallUs = (performance.now() - wallBefore) * 1000;
         const turns = message.reports.map((_, index) =>
           turnOf({ ...message, report: message.reports[index]! }, 'mixed'),
         ) satisfies MixedTurn[];
@@ -139,6 +149,9 @@ export async function endToEndOnce(
           policyP50Ms: pct(policyMs, 50),
           policyP99Ms: pct(policyMs, 99),
           cpuPerDecisionUs: cpuUs / total,
+          machineCpuPerDecisionUs: machineUs / total,
+          busyCores: machineUs / wallUs,
+          cores: availableParallelism(),
         };
       } finally {
         await watcher.close();

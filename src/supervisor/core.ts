@@ -131,7 +131,8 @@ export class SupervisorCore {
    * not make it durable.
    */
   durable(): Promise<void> {
-    return this.#publisher.durable();
+    // The commits queued in this turn count as made (commitThisTurn): they are written at its end.
+    return this.#turnCommits.written().then(() => this.#publisher.durable());
   }
 
   /** Resolves once `events` (just committed) are on disk and published. */

@@ -4,7 +4,7 @@
 // against its approval (decision-input.ts, grants.ts) and committed compare-and-set: an approval settled
 // meanwhile gives a ConflictError.
 import { ConflictError, StoreError, ValidationError } from '../../protocol/errors.js';
-import type { StoredEvent } from '../../store/event-types.js';
+import type { EventDraft, StoredEvent } from '../../store/event-types.js';
 import type { ApprovalRecord, DecidedBy, ThreadMode, ThreadRecord } from '../../store/records.js';
 import { compilePolicy, validateMode, type CompiledPolicy } from '../../policy/policy.js';
 import type { SupervisorCore } from '../core.js';
@@ -155,8 +155,13 @@ export class Decider {
     return this.#answer(this.#threads.approval(approvalId), decision);
   }
 
-  /** `approval` is read in the same turn of the event loop: nothing has changed it since. */
-  #answer(approval: ApprovalRecord, decision: CheckedDecision): ApprovalRecord {
+  /**
+   * `approval` is read in the same turn of the event loop: nothing has changed it since. The decision is
+   * committed at the end of the turn, in one transaction with the turn's other decisions and permission
+   * requests (core.commitThisTurn); the projector's compare-and-set still refuses it alone (a
+   * ConflictError) when something settled the approval first, in this turn or on another host.
+   */
+  async #answer(approval: ApprovalRecord, decision: CheckedDecision): Promise<ApprovalRecord> {
     this.#core.checkOpen();
     const { behavior, message, interrupt, by, decidedBy, given } = decision;
     const approvalId = approval.id;
@@ -191,7 +196,7 @@ export class Decider {
           ? sent.permissionUpdates
           : null;
     const granted = grant === null ? null : decisionGrant(grant, thread.cwd, thread.sessionId);
-    this.#core.commit(approval.threadId, [
+    const drafts: EventDraft[] = [
       {
         type: 'approval.decided',
         data: {
@@ -220,7 +225,10 @@ export class Decider {
               },
             },
           ]),
-    ]);
+    ];
+    const wanted = (): boolean => !this.#core.closed;
+    if ((await this.#core.commitThisTurn(approval.threadId, drafts, wanted)) === undefined)
+      throw new ConflictError('The supervisor is closed');
     // A plan approved with a mode chosen: the thread goes on in that mode.
     if (sent.mode !== null) this.setMode(approval.threadId, sent.mode);
     return this.#threads.approval(approvalId);

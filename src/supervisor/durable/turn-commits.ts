@@ -1,9 +1,9 @@
-// The commits a permission request waits on (its approval, the policy's verdict) queued over one turn of
-// the event loop and written at its end in one transaction of the store (Store.commitMany): a fleet of
-// agents asking at once costs one write of the log per turn, not one per request, and they share the
-// barrier that follows. Each caller still gets its own commit's events, or its own error, once that
-// transaction has returned: nothing is answered or published before it is in the log, and the durability
-// barrier comes after that as for any commit.
+// The commits a permission request waits on (its approval, the policy's verdict) and people's decisions,
+// queued over one turn of the event loop and written at its end in one transaction of the store
+// (Store.commitMany): a fleet of agents asking and people answering at once costs one write of the log per
+// turn, not one per change, and they share the barrier that follows. Each caller still gets its own
+// commit's events, or its own error, once that transaction has returned: nothing is answered or published
+// before it is in the log, and the durability barrier comes after that as for any commit.
 import type { EventDraft, StoredEvent } from '../../store/event-types.js';
 import type { Store, ThreadCommit } from '../../store/store.js';
 
@@ -20,6 +20,8 @@ export class TurnCommits {
   readonly #before: (threadId: string) => void;
   readonly #committed: (events: StoredEvent[]) => void;
   #queued: Queued[] = [];
+  /** Settles once the queued commits are written (or refused); undefined while none is queued. */
+  #written: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
 
   constructor(store: Store, before: (threadId: string) => void, committed: (events: StoredEvent[]) => void) {
     this.#store = store;
@@ -34,12 +36,35 @@ export class TurnCommits {
     wanted: () => boolean,
   ): Promise<StoredEvent[] | undefined> {
     return new Promise((resolve, reject) => {
-      if (this.#queued.length === 0) setImmediate(() => this.#flush());
+      if (this.#queued.length === 0) {
+        let written: () => void = () => undefined;
+        const promise = new Promise<void>((settle) => (written = settle));
+        this.#written = { promise, resolve: written };
+        setImmediate(() => this.#flush());
+      }
       this.#queued.push({ threadId, drafts, wanted, resolve, reject });
     });
   }
 
+  /**
+   * Settles once the commits queued in this turn are written or refused (at once when none is): an
+   * acknowledgement awaits it before the barrier, so that a refusal given in the turn does not leave
+   * before the changes queued beside it are on disk.
+   */
+  written(): Promise<void> {
+    return this.#written?.promise ?? Promise.resolve();
+  }
+
   #flush(): void {
+    try {
+      this.#write();
+    } finally {
+      this.#written?.resolve();
+      this.#written = undefined;
+    }
+  }
+
+  #write(): void {
     const queued = this.#queued;
     this.#queued = [];
     const writing: Queued[] = [];
