@@ -56,11 +56,13 @@ export class TurnCommits {
   }
 
   #flush(): void {
+    // Taken first: a commit queued while these are written (by a listener) starts a turn of its own.
+    const written = this.#written;
+    this.#written = undefined;
     try {
       this.#write();
     } finally {
-      this.#written?.resolve();
-      this.#written = undefined;
+      written?.resolve();
     }
   }
 
