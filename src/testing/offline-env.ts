@@ -99,8 +99,9 @@ export function createScratch(prefix = 'warden-'): Scratch {
     cwd,
     cleanup() {
       if (removed) return;
-      // A CLI that is still shutting down may add files while we delete: retry instead of failing.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+      // A CLI that is still shutting down may add files while we delete: retry instead of failing. Codex's
+      // helpers have been seen writing to HOME for over 300 ms after the app-server ended (ENOTEMPTY).
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       removed = true;
     },
   };
