@@ -44,8 +44,9 @@ export class SqliteStore implements Store {
   /**
    * Thread rows as read since the thread's last commit: a permission request reads its thread for the
    * policy, the working directory, its deadline and its route, and only a commit to the thread changes
-   * its row (every statement that writes one names the committing thread). Each read still builds a fresh
-   * record from the row.
+   * its row (every statement that writes one names the committing thread). A commit whose events change
+   * nothing of the row but its last seq (keepsThreadRow) keeps it, with that seq. Each read still builds a
+   * fresh record from the row.
    */
   readonly #threadRows = new Map<string, Row>();
   /** Undefined for ':memory:', which has nothing to make durable. */
@@ -133,6 +134,7 @@ export class SqliteStore implements Store {
     const failure = this.#barrier?.failure;
     if (failure !== undefined) throw failure;
     // Whatever the outcome, the row read before may no longer be the thread's.
+    const kept = this.#threadRows.get(threadId);
     this.#threadRows.delete(threadId);
     let committed: { events: StoredEvent[]; rows: Row[] };
     try {
@@ -140,6 +142,7 @@ export class SqliteStore implements Store {
     } catch (error) {
       throw commitFailure(error, drafts, this.#path);
     }
+    if (spoolOffset === undefined) this.#keepThreadRow(threadId, kept, committed.events);
     this.#tail.add(committed.rows);
     this.#barrier?.noteCommit();
     return committed.events;
@@ -149,11 +152,14 @@ export class SqliteStore implements Store {
     const failure = this.#barrier?.failure;
     if (failure !== undefined) return commits.map(() => failure);
     const results: ({ events: StoredEvent[]; rows: Row[] } | Error)[] = [];
+    // The rows read before, each kept once the transaction stands if its commits left it as it was.
+    const kept = new Map<string, Row | undefined>();
     try {
       // Each commit a savepoint of the one transaction (better-sqlite3 nests them so): one that does not
       // fit is rolled back alone, the others stand.
       this.#db.transaction(() => {
         for (const { threadId, drafts } of commits) {
+          if (!kept.has(threadId)) kept.set(threadId, this.#threadRows.get(threadId));
           this.#threadRows.delete(threadId);
           try {
             checkCommitInput(threadId, drafts, {});
@@ -178,15 +184,34 @@ export class SqliteStore implements Store {
       return commits.map(() => failed);
     }
     const events: (StoredEvent[] | Error)[] = [];
+    // A commit refused alone was rolled back to its savepoint: it changed no row.
+    const committed: StoredEvent[] = [];
     for (const result of results) {
       if (result instanceof Error) events.push(result);
       else {
         this.#tail.add(result.rows);
         events.push(result.events);
+        committed.push(...result.events);
       }
     }
+    for (const [threadId, row] of kept)
+      this.#keepThreadRow(
+        threadId,
+        row,
+        committed.filter((event) => event.threadId === threadId),
+      );
     this.#barrier?.noteCommit();
     return events;
+  }
+
+  /**
+   * After a commit that stands: the thread's row as read before it (`row`) is its row still, with its last
+   * seq moved on, when none of `events` changes anything else of it (keepsThreadRow).
+   */
+  #keepThreadRow(threadId: string, row: Row | undefined, events: readonly StoredEvent[]): void {
+    if (row === undefined || !events.every((event) => keepsThreadRow(event.type))) return;
+    const last = events.at(-1);
+    this.#threadRows.set(threadId, last === undefined ? row : { ...row, last_seq: last.threadSeq });
   }
 
   durable(): Promise<void> {
@@ -312,6 +337,14 @@ export class SqliteStore implements Store {
     this.#barrier?.close();
     this.#db.close();
   }
+}
+
+/**
+ * Whether an event of this type leaves its thread's row as it was but for the last seq: the projector
+ * (projector.ts) writes the threads table only for `thread.*` and `session.*` events.
+ */
+export function keepsThreadRow(type: StoredEvent['type']): boolean {
+  return !type.startsWith('thread.') && !type.startsWith('session.');
 }
 
 function commitFailure(error: unknown, drafts: readonly EventDraft[], path: string): Error {

@@ -9,6 +9,7 @@ import { describe, it, type TestContext } from 'node:test';
 
 import { ConflictError } from '../../src/protocol/errors.js';
 import { SqliteStore } from '../../src/store/index.js';
+import { decided, requested, threadDrafts } from '../../bench/lib/decision-drafts.js';
 import { created, titled } from '../helpers/store-drafts.js';
 
 function openStore(t: TestContext): { store: SqliteStore; path: string } {
@@ -60,6 +61,44 @@ describe('the SQLite store’s reads from memory', () => {
     assert.equal(store.getThread('a')!.title, 'named');
     assert.equal(store.getThread('a')!.lastThreadSeq, 2);
     assert.equal(store.getThread('missing'), undefined);
+  });
+
+  it('keeps a thread’s row across the commits that change only its last seq, as the database has it', (t) => {
+    const { store, path } = openStore(t);
+    store.commit('t', threadDrafts('t'));
+    store.commit('u', threadDrafts('u'));
+    const seen: unknown[] = [];
+    // Read before each commit, so that every commit finds a row kept in memory.
+    const read = (): void => void seen.push(store.getThread('t'), store.getThread('u'));
+    read();
+    store.commit('t', [requested(1)]);
+    read();
+    store.commit('t', [decided(1), requested(2)]);
+    read();
+    store.commitMany([
+      { threadId: 't', drafts: [requested(3)] },
+      { threadId: 'u', drafts: [requested(1, 'u')] },
+      // Refused alone (approval t-a3 is not decided twice): rolled back to its savepoint.
+      { threadId: 't', drafts: [decided(3), decided(3)] },
+      { threadId: 't', drafts: [decided(2)] },
+    ]);
+    read();
+    // A change of the row itself is read back, not kept.
+    store.commitMany([
+      { threadId: 't', drafts: [titled('named')] },
+      { threadId: 'u', drafts: [decided(1, 'u')] },
+    ]);
+    read();
+    const last = seen.slice(-2);
+    store.close();
+    const reopened = SqliteStore.open(path);
+    t.after(() => reopened.close());
+    assert.deepEqual(last, [reopened.getThread('t'), reopened.getThread('u')]);
+    assert.equal((last[0] as { title: string }).title, 'named');
+    assert.deepEqual(
+      seen.map((thread) => (thread as { lastThreadSeq: number }).lastThreadSeq),
+      [2, 2, 3, 2, 5, 2, 7, 3, 8, 4],
+    );
   });
 
   it('commits many changes in one transaction, each standing or failing alone', (t) => {
