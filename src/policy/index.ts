@@ -4,6 +4,7 @@
 // says what it decides, in which order, and what it cannot do.
 export {
   compilePolicy,
+  compiledPolicyFor,
   decidingStep,
   evaluatePolicy,
   protectedWriteReason,

@@ -62,6 +62,31 @@ export function compilePolicy(
   };
 }
 
+/** Compiled policies kept by what they were compiled from; past this many the memory starts again. */
+const COMPILED_KEPT = 256;
+const compiled = new Map<string, CompiledPolicy>();
+
+/**
+ * compilePolicy, once for each mode, rules, cwd and sandbox state: a thread's requests come far more often
+ * than its rules change, and what the policy works out once per compiled policy (the runners its rules
+ * allow, each path's manifest: runner-manifests.ts) is kept with the object, so it must be the same one.
+ */
+export function compiledPolicyFor(
+  mode: ThreadMode,
+  rules: ThreadRules,
+  cwd: string,
+  osEnforced = false,
+): CompiledPolicy {
+  const key = JSON.stringify([mode, cwd, osEnforced, rules.allow, rules.deny]);
+  let policy = compiled.get(key);
+  if (policy === undefined) {
+    policy = compilePolicy(mode, rules, cwd, osEnforced);
+    if (compiled.size >= COMPILED_KEPT) compiled.clear();
+    compiled.set(key, policy);
+  }
+  return policy;
+}
+
 /** The verdict on one permission request: the first step of POLICY_ORDER (order.ts) that decides. */
 export function evaluatePolicy(
   policy: CompiledPolicy,

@@ -6,7 +6,7 @@
 import { ConflictError, StoreError, ValidationError } from '../../protocol/errors.js';
 import type { EventDraft, StoredEvent } from '../../store/event-types.js';
 import type { ApprovalRecord, DecidedBy, ThreadMode, ThreadRecord } from '../../store/records.js';
-import { compilePolicy, validateMode, type CompiledPolicy } from '../../policy/policy.js';
+import { compiledPolicyFor, validateMode, type CompiledPolicy } from '../../policy/policy.js';
 import type { SupervisorCore } from '../core.js';
 import type { FleetMembership } from '../fleet/fleet.js';
 import type { Threads } from '../runtime/threads.js';
@@ -143,7 +143,7 @@ export class Decider {
   /** The thread's policy as the permission gate applies it, read from the record (no runtime made). */
   #policyOf(threadId: string): CompiledPolicy {
     const thread = this.#threads.thread(threadId);
-    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd);
+    return compiledPolicyFor(thread.mode, effectiveRules(thread), thread.cwd);
   }
 
   async #decideChecked(approvalId: string, decision: CheckedDecision): Promise<ApprovalRecord> {

@@ -7,7 +7,7 @@
 import type { PermissionResult } from '../../protocol/control.js';
 import { ConflictError } from '../../protocol/errors.js';
 import { alwaysAllowRules } from '../../policy/always-allow.js';
-import { compilePolicy, requestVerdict } from '../../policy/policy.js';
+import { compiledPolicyFor, requestVerdict } from '../../policy/policy.js';
 import { settledAnswer } from '../approvals/approval-waiters.js';
 import { deadlineFor } from '../approvals/deadlines.js';
 import { routingFor } from '../approvals/routes.js';
@@ -98,7 +98,7 @@ export async function gateRequest(
     return awaitDecision(core, thread.id, waiting.id, input, wait);
 
   // No sandbox of Warden's holds around this agent, whatever this host's own CLIs run in.
-  const policy = compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, false);
+  const policy = compiledPolicyFor(thread.mode, effectiveRules(thread), thread.cwd, false);
   const decided = strictest(
     (request.parts ?? [{ toolName, input }]).map((part) =>
       requestVerdict(policy, part.toolName, part.input, {}),

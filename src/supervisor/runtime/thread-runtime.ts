@@ -17,7 +17,7 @@ import { hostUserMessage } from './input-queue.js';
 import { LiveSession } from './live-session.js';
 import { gatePermission, type GateHost } from '../approvals/permission-gate.js';
 import { startsInPlanMode } from '../approvals/person-tools.js';
-import { compilePolicy, type CompiledPolicy } from '../../policy/policy.js';
+import { compiledPolicyFor, type CompiledPolicy } from '../../policy/policy.js';
 import { deadlineFor } from '../approvals/deadlines.js';
 import { routingFor } from '../approvals/routes.js';
 import { effectiveRules } from '../approvals/grants.js';
@@ -96,7 +96,7 @@ export class ThreadRuntime implements GateHost {
   policy(): CompiledPolicy {
     const thread = this.#thread();
     const osEnforced = this.#core.options.sandbox.enforced;
-    return compilePolicy(thread.mode, effectiveRules(thread), thread.cwd, osEnforced);
+    return compiledPolicyFor(thread.mode, effectiveRules(thread), thread.cwd, osEnforced);
   }
 
   deadlineFor(
