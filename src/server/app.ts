@@ -7,7 +7,8 @@ import { Hono } from 'hono';
 import type { Supervisor } from '../supervisor/index.js';
 import type { InfoResponse } from './api-schema.js';
 import { rememberCaller } from './caller.js';
-import { checkRole, HOOK_EVENTS_PATH } from './roles.js';
+import { HOOK_EVENTS_PATH } from './roles.js';
+import { apiCaller } from './api-guard.js';
 import type { DeciderTokens } from './deciders.js';
 import { ApiError, errorReply } from './http-error.js';
 import { LOGIN_PAGE, LOGIN_SCRIPT } from './login-page.js';
@@ -48,8 +49,6 @@ export interface AppDeps {
   onError: (error: unknown) => void;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 export function createApp(deps: AppDeps): Hono {
   const { guard } = deps;
   const app = new Hono();
@@ -70,10 +69,7 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.use('/api/*', async (c, next) => {
-    guard.checkOrigin(headerOf(c), !SAFE_METHODS.has(c.req.method));
-    const caller = guard.checkToken(headerOf(c));
-    checkRole(caller.role, c.req.method, c.req.path);
-    rememberCaller(c.req.raw, caller);
+    rememberCaller(c.req.raw, apiCaller(guard, headerOf(c), c.req.method, c.req.path));
     await next();
     c.header('cache-control', 'no-store');
   });

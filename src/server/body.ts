@@ -31,6 +31,15 @@ export function readJsonBodyOf<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
   if (!(incoming instanceof IncomingMessage)) return readJsonBody(c.req.raw, schema, limit);
+  return readJsonIncoming(incoming, schema, limit);
+}
+
+/** The same, from Node's request itself. */
+export function readJsonIncoming<S extends z.ZodType>(
+  incoming: IncomingMessage,
+  schema: S,
+  limit = MAX_BODY_BYTES,
+): Promise<z.infer<S>> {
   const { 'content-type': type, 'content-length': length } = incoming.headers;
   return parsedBody(type ?? null, length ?? null, schema, limit, () => readIncoming(incoming, limit));
 }

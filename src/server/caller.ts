@@ -24,7 +24,11 @@ export function callerOf(request: Request): Caller {
  * the terminal, when a token's client says it is `warden run`. The name is never the client's to choose.
  */
 export function decidedByOf(request: Request, claimed?: 'terminal'): DecidedBy {
-  const caller = callerOf(request);
+  return decidedByCaller(callerOf(request), claimed);
+}
+
+/** The same, for a caller the guard has checked (the decision route served by node:http itself). */
+export function decidedByCaller(caller: Caller, claimed?: 'terminal'): DecidedBy {
   return { name: caller.decider, via: caller.via === 'session' ? 'web' : (claimed ?? 'api') };
 }
 

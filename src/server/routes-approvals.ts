@@ -5,12 +5,14 @@
 // answer it.
 import { Hono } from 'hono';
 
+import type { ApprovalRecord } from '../store/records.js';
 import { ApprovalsQuery, DecisionRequest, type ApprovalListResponse } from './api-schema.js';
 import { checkMayAnswer } from './answerers.js';
 import { definedOnly, parseOrThrow, readJsonBodyOf } from './body.js';
-import { callerOf, decidedByOf } from './caller.js';
+import { callerOf, decidedByCaller } from './caller.js';
 import { OWNER, type DeciderTokens } from './deciders.js';
 import { replyJson } from './direct-reply.js';
+import type { Caller } from './request-guard.js';
 import { checkApproverDecision } from './roles.js';
 import type { RouteDeps } from './routes-threads.js';
 import { approvalItems } from './views.js';
@@ -19,7 +21,8 @@ export interface ApprovalRouteDeps extends RouteDeps {
   deciders: DeciderTokens;
 }
 
-export function approvalRoutes({ supervisor, deciders }: ApprovalRouteDeps): Hono {
+export function approvalRoutes(deps: ApprovalRouteDeps): Hono {
+  const { supervisor, deciders } = deps;
   const app = new Hono();
 
   app.get('/', (c) => {
@@ -52,20 +55,31 @@ export function approvalRoutes({ supervisor, deciders }: ApprovalRouteDeps): Hon
     return c.json({ suggestion: supervisor.suggestRule(c.req.param('id')) });
   });
 
+  // Served by node:http itself ahead of Hono when it is plainly this route (decision-fast-path.ts); the
+  // same function answers both ways.
   app.post('/:id/decision', async (c) => {
-    const { via, ...decision } = await readJsonBodyOf(c, DecisionRequest);
-    const caller = callerOf(c.req.raw);
-    checkApproverDecision(caller.role, decision);
-    checkAnswerable(supervisor, deciders, caller.decider, c.req.param('id'));
-    const approval = await supervisor.decide(c.req.param('id'), {
-      ...definedOnly(decision),
-      behavior: decision.behavior,
-      decidedBy: decidedByOf(c.req.raw, via),
-    });
-    return replyJson(c, { approval });
+    const body = await readJsonBodyOf(c, DecisionRequest);
+    return replyJson(c, await answerApproval(deps, callerOf(c.req.raw), c.req.param('id'), body));
   });
 
   return app;
+}
+
+/** A decision on one approval, by a caller the /api guard has checked: the reply's body. */
+export async function answerApproval(
+  { supervisor, deciders }: ApprovalRouteDeps,
+  caller: Caller,
+  approvalId: string,
+  { via, ...decision }: DecisionRequest,
+): Promise<{ approval: ApprovalRecord }> {
+  checkApproverDecision(caller.role, decision);
+  checkAnswerable(supervisor, deciders, caller.decider, approvalId);
+  const approval = await supervisor.decide(approvalId, {
+    ...definedOnly(decision),
+    behavior: decision.behavior,
+    decidedBy: decidedByCaller(caller, via),
+  });
+  return { approval };
 }
 
 /**

@@ -1,11 +1,11 @@
 // createServer(): the HTTP + WebSocket API over a Supervisor, for `warden serve`, the demo, embedding and
 // tests. It binds 127.0.0.1 unless told otherwise, and it does not own the supervisor: close() stops the
 // server and its sockets, and the caller closes the supervisor.
-import type { Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 
 import { THREAD_MODES, type Supervisor } from '../supervisor/index.js';
 import { createApp } from './app.js';
@@ -20,6 +20,7 @@ import { loadOrCreateVapidKeys } from './notify/vapid-keys.js';
 import { WebhookChannel } from './notify/webhook-channel.js';
 import { loadOrCreateWebhookSecret } from './notify/webhook-secret.js';
 import { answerersOf } from './answerers.js';
+import { decisionFastPath } from './decision-fast-path.js';
 import { DeciderTokens } from './deciders.js';
 import { RequestGuard } from './request-guard.js';
 import { SessionRegistry } from './sessions.js';
@@ -147,7 +148,11 @@ export async function createServer(options: ServerOptions): Promise<WardenServer
     onError,
   });
   // Keep Node's own Request/Response: other code in the process (the CLI's helpers, tests) uses them.
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const viaHono = getRequestListener(app.fetch, { overrideGlobalObjects: false });
+  const fastPath = decisionFastPath({ supervisor, deciders, guard, onError });
+  const server = createHttpServer((incoming, outgoing) => {
+    if (!fastPath(incoming, outgoing)) void viaHono(incoming, outgoing);
+  });
   const sockets = attachWebSocket(server, {
     supervisor,
     guard,
