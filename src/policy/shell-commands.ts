@@ -61,7 +61,42 @@ interface Collector {
   writes: string[];
 }
 
+/**
+ * The analyses of the commands seen last, by their text: one request's command is judged by the policy,
+ * its risks (scope.ts), its always-allow rules and perhaps its two-person rule, each asking again. An
+ * analysis is a pure function of the text and is given out frozen, so every caller can share it.
+ */
+const remembered = new Map<string, ShellAnalysis>();
+/** Past this many the memory starts again; longer commands (rare, and costly to keep) are not kept. */
+const REMEMBERED_COMMANDS = 256;
+const REMEMBERED_LENGTH = 4096;
+
 export function analyzeShell(source: string): ShellAnalysis {
+  const known = remembered.get(source);
+  if (known !== undefined) return known;
+  const analysis = frozen(analyze(source));
+  if (source.length <= REMEMBERED_LENGTH) {
+    if (remembered.size >= REMEMBERED_COMMANDS) remembered.clear();
+    remembered.set(source, analysis);
+  }
+  return analysis;
+}
+
+function frozen(analysis: ShellAnalysis): ShellAnalysis {
+  for (const command of analysis.commands) {
+    Object.freeze(command.words);
+    Object.freeze(command.known);
+    Object.freeze(command.via);
+    Object.freeze(command);
+  }
+  Object.freeze(analysis.commands);
+  Object.freeze(analysis.opaque);
+  Object.freeze(analysis.effects);
+  Object.freeze(analysis.writes);
+  return Object.freeze(analysis);
+}
+
+function analyze(source: string): ShellAnalysis {
   const out: Collector = { nesting: 0, commands: [], opaque: [], effects: [], writes: [] };
   if (source.length > MAX_SOURCE_LENGTH) {
     out.opaque.push(`the command is longer than ${MAX_SOURCE_LENGTH} characters`);
