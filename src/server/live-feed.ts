@@ -3,7 +3,7 @@
 // N clients the store is read and JSON.stringify runs once per event, not N times. Subscribers replaying
 // older events read the store on their own and join here once they reach the feed's position.
 import { ConflictError } from '../protocol/errors.js';
-import type { StoredEvent } from '../store/event-types.js';
+import type { EventText, StoredEvent } from '../store/event-types.js';
 import type { Supervisor } from '../supervisor/index.js';
 
 /** One event as a socket sends it: the frame text is the same for every client. */
@@ -15,6 +15,11 @@ export interface LiveEvent {
 
 export function toLiveEvent(event: StoredEvent): LiveEvent {
   return { seq: event.seq, threadId: event.threadId, frame: JSON.stringify({ type: 'event', event }) };
+}
+
+/** The same frame, around the event's JSON text as the supervisor gives it (eventTexts()). */
+function liveEventOfText({ seq, threadId, json }: EventText): LiveEvent {
+  return { seq, threadId, frame: `{"type":"event","event":${json}}` };
 }
 
 /** Pages flushed at once are capped so one subscriber's batch (and one corked write) stays bounded. */
@@ -147,12 +152,14 @@ export class LiveFeed {
   async #follow(signal: AbortSignal): Promise<void> {
     let failure: Error | undefined;
     try {
-      for await (const event of this.#supervisor.events({ since: this.#position, signal })) {
+      for await (const events of this.#supervisor.eventTexts({ since: this.#position, signal })) {
         if (signal.aborted) return;
-        this.#pending.push(toLiveEvent(event));
-        if (this.#pending.length >= MAX_PAGE) this.#flush();
-        else if (!this.#flushQueued) {
-          // The iterator yields a whole store page within one turn: flushing on the next turn batches it.
+        for (const event of events) {
+          this.#pending.push(liveEventOfText(event));
+          if (this.#pending.length >= MAX_PAGE) this.#flush();
+        }
+        if (this.#pending.length > 0 && !this.#flushQueued) {
+          // A page comes whole: flushing on the next turn batches it with the pages of this turn.
           this.#flushQueued = true;
           // A stopped run's pending events were dropped with it, so this flushes only the current run's.
           setImmediate(() => {

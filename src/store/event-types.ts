@@ -291,6 +291,16 @@ export type StoredEvent = {
   };
 }[EventType];
 
+/**
+ * A stored event as JSON text (what JSON.stringify gives of the StoredEvent), for readers that pass events
+ * on as they are — the server's live feed — without building each one and serialising it again.
+ */
+export interface EventText {
+  readonly seq: number;
+  readonly threadId: string;
+  readonly json: string;
+}
+
 export const EVENT_TYPES: readonly EventType[] = [
   'thread.created',
   'thread.mode_changed',

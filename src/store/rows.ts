@@ -1,6 +1,6 @@
 // Rows of the projection tables → the records the store hands out. Only our own writes are read back, so
 // the casts trust the schema; JSON columns are parsed here and nowhere else.
-import type { StoredEvent } from './event-types.js';
+import type { EventText, StoredEvent } from './event-types.js';
 import type {
   ApprovalDeadline,
   ApprovalRouting,
@@ -138,4 +138,23 @@ export function eventFromRow(row: Row): StoredEvent {
     at: str(row.at),
     data: JSON.parse(str(row.data)) as unknown,
   } as StoredEvent;
+}
+
+/** An event's JSON text, from the event. */
+export function eventTextOf(event: StoredEvent): EventText {
+  return { seq: event.seq, threadId: event.threadId, json: JSON.stringify(event) };
+}
+
+/**
+ * An event's JSON text straight from its row, the same text as JSON.stringify(eventFromRow(row)) without
+ * parsing the data: only for rows whose data is JSON.stringify's own text (the rows an EventTail keeps:
+ * written by this store, or parsed when they were folded in), never for rows as a query reads them.
+ */
+export function eventTextFromRow(row: Row): EventText {
+  const seq = Number(row.seq);
+  const threadId = str(row.thread_id);
+  const json =
+    `{"seq":${seq},"threadId":${JSON.stringify(threadId)},"threadSeq":${Number(row.thread_seq)},` +
+    `"type":${JSON.stringify(str(row.type))},"at":${JSON.stringify(str(row.at))},"data":${str(row.data)}}`;
+  return { seq, threadId, json };
 }

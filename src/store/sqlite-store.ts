@@ -16,13 +16,13 @@ import type { AuditRow } from './audit-chain.js';
 import { AuditLog, type AuditQuery } from './audit-log.js';
 import { checkCommitInput } from './commit-input.js';
 import { EventTail } from './event-tail.js';
-import type { EventDraft, StoredEvent } from './event-types.js';
+import type { EventDraft, EventText, StoredEvent } from './event-types.js';
 import { LATEST_SCHEMA_VERSION, migrate, schemaVersion } from './migrations.js';
 import { createPrivateFile } from './private-dir.js';
 import { Projector } from './projector.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 import { ProjectionReads } from './projection-reads.js';
-import { eventFromRow, threadFromRow, type Row } from './rows.js';
+import { eventFromRow, eventTextFromRow, eventTextOf, threadFromRow, type Row } from './rows.js';
 import { refuseNewerSchema } from './schema-too-new.js';
 import { storeFailure } from './sqlite-failure.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store, ThreadCommit } from './store.js';
@@ -272,10 +272,27 @@ export class SqliteStore implements Store {
   }
 
   readEvents(query: EventQuery = {}): StoredEvent[] {
+    const recent = this.#recent(query);
+    if (recent !== undefined) return recent.map(eventFromRow);
+    return this.#readOlderEvents(query);
+  }
+
+  readEventTexts(query: EventQuery = {}): EventText[] {
+    const recent = this.#recent(query);
+    if (recent !== undefined) return recent.map(eventTextFromRow);
+    return this.#readOlderEvents(query).map(eventTextOf);
+  }
+
+  /** The rows the query returns when the tail holds them all (every one written by this store). */
+  #recent(query: EventQuery): Row[] | undefined {
     const after = query.after ?? 0;
     const limit = query.limit ?? DEFAULT_EVENT_PAGE;
-    const recent = this.#tail.read({ after, limit, threadId: query.threadId, types: query.types });
-    if (recent !== undefined) return recent.map(eventFromRow);
+    return this.#tail.read({ after, limit, threadId: query.threadId, types: query.types });
+  }
+
+  #readOlderEvents(query: EventQuery): StoredEvent[] {
+    const after = query.after ?? 0;
+    const limit = query.limit ?? DEFAULT_EVENT_PAGE;
     const where = ['seq > ?'];
     const values: unknown[] = [after];
     if (query.threadId !== undefined) {

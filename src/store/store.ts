@@ -3,7 +3,7 @@
 // so nothing is ever written half and no other change interleaves.
 import type { AuditRow } from './audit-chain.js';
 import type { AuditQuery } from './audit-log.js';
-import type { EventDraft, EventType, StoredEvent } from './event-types.js';
+import type { EventDraft, EventText, EventType, StoredEvent } from './event-types.js';
 import type { HostRegistry } from './host-registry.js';
 import type { ApprovalRecord, ApprovalStatus, RunRecord, SubagentRecord, ThreadRecord } from './records.js';
 
@@ -73,6 +73,11 @@ export interface Store {
 
   /** Events in global order. */
   readEvents(query?: EventQuery): StoredEvent[];
+  /**
+   * The same events as JSON text (JSON.stringify of each): those at the log's edge come from what the
+   * store committed last without being parsed and serialised again. A store without it: readEvents.
+   */
+  readEventTexts?(query?: EventQuery): EventText[];
   /** The audit trail's records (canonical text and hash), in order (audit-chain.ts). */
   readAudit(query?: AuditQuery): AuditRow[];
   /** The global sequence number of the last event (0 when the log is empty). */

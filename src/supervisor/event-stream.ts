@@ -3,7 +3,9 @@
 // drop, and nothing between the replay and the live part can be missed (the read and the subscription
 // happen in the same synchronous step). It stops before the first event not yet on disk (`visibleThrough`,
 // durable-publish.ts) and is woken when that event is published.
-import type { Store } from '../store/store.js';
+import type { EventText } from '../store/event-types.js';
+import { eventTextOf } from '../store/rows.js';
+import type { EventQuery, Store } from '../store/store.js';
 import type { EventsOptions, SupervisorEvent } from './types.js';
 
 const PAGE = 256;
@@ -55,9 +57,29 @@ export function followLog(
   visibleThrough: () => number,
   options: EventsOptions,
 ): AsyncIterable<SupervisorEvent> {
+  checkSince(options);
+  return eventStream(store, notifier, visibleThrough, options);
+}
+
+/**
+ * eventTexts(): the same log as JSON texts, a page at a time, for a reader that passes events on as they
+ * are (the server's live feed): the events at the log's edge are not parsed and serialised again.
+ */
+export function followLogTexts(
+  store: Store,
+  notifier: ChangeNotifier,
+  visibleThrough: () => number,
+  options: EventsOptions,
+): AsyncIterable<readonly EventText[]> {
+  checkSince(options);
+  const read = (query: EventQuery): EventText[] =>
+    store.readEventTexts?.(query) ?? store.readEvents(query).map(eventTextOf);
+  return logPages(read, notifier, visibleThrough, options);
+}
+
+function checkSince(options: EventsOptions): void {
   if (options.since !== undefined && !(Number.isInteger(options.since) && options.since >= 0))
     throw new TypeError('options.since must be a non-negative integer');
-  return eventStream(store, notifier, visibleThrough, options);
 }
 
 /** readEvents(): one page after the global seq `after`, of what is on disk; never waits. */
@@ -98,11 +120,25 @@ export async function* eventStream(
   visibleThrough: () => number,
   options: EventsOptions,
 ): AsyncGenerator<SupervisorEvent, void> {
+  for await (const page of logPages((query) => store.readEvents(query), notifier, visibleThrough, options))
+    yield* page;
+}
+
+/**
+ * The log after `options.since`, a page of what is on disk at a time, read with `read`; when none is left
+ * it waits for the next commit. A page is whole when yielded: the cursor moves past it before the next read.
+ */
+async function* logPages<T extends { readonly seq: number }>(
+  read: (query: EventQuery) => T[],
+  notifier: ChangeNotifier,
+  visibleThrough: () => number,
+  options: EventsOptions,
+): AsyncGenerator<readonly T[], void> {
   let cursor = options.since ?? 0;
   for (;;) {
     if (notifier.closed || options.signal?.aborted === true) return;
     const page = visiblePart(
-      store.readEvents({
+      read({
         after: cursor,
         limit: PAGE,
         ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
@@ -113,10 +149,8 @@ export async function* eventStream(
       if (!(await notifier.wait(options.signal))) return;
       continue;
     }
-    for (const event of page) {
-      cursor = event.seq;
-      yield event;
-    }
+    cursor = page.at(-1)!.seq;
+    yield page;
   }
 }
 

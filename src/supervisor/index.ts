@@ -64,6 +64,7 @@ export { THREAD_MODES } from '../store/records.js';
 export type {
   AssistantBlock,
   EventDataMap,
+  EventText,
   EventType,
   RejectCondition,
   StoredEvent,

@@ -19,6 +19,7 @@ import type {
 import { describeFix, securePrivateDir } from '../store/private-dir.js';
 import { isPostgresUrl } from '../store/store-target.js';
 import type { HostRecord } from '../store/host-registry.js';
+import type { EventText } from '../store/event-types.js';
 import type { BatchPreview, BatchResult, BatchSelection } from './approvals/batch.js';
 import { Decider } from './approvals/decider.js';
 import {
@@ -30,7 +31,7 @@ import type { Simulation } from '../policy/simulate.js';
 import { SupervisorCore, attempt } from './core.js';
 import { reattach, recoverLeftovers, type HostRestart, type Recovered } from './durable/host-restart.js';
 import { shutDown } from './durable/shutdown.js';
-import { followLog, readPage, threadEvents } from './event-stream.js';
+import { followLog, followLogTexts, readPage, threadEvents } from './event-stream.js';
 import type { HookAnswer, HookWait } from './external/external-gate.js';
 import { ExternalSessions } from './external/external-sessions.js';
 import { CodexThreads } from './agents/codex-threads.js';
@@ -347,6 +348,16 @@ export class Supervisor {
     this.#core.checkOpen();
     const { store, notifier } = this.#core;
     return followLog(store, notifier, () => this.#core.visibleThrough, options);
+  }
+
+  /**
+   * The same as events(), as JSON texts (JSON.stringify of each event), a page at a time: for a reader
+   * that passes the events on as they are, such as the server's live feed.
+   */
+  eventTexts(options: EventsOptions = {}): AsyncIterable<readonly EventText[]> {
+    this.#core.checkOpen();
+    const { store, notifier } = this.#core;
+    return followLogTexts(store, notifier, () => this.#core.visibleThrough, options);
   }
 
   /**

@@ -40,6 +40,7 @@ describe('the SQLite store’s reads from memory', () => {
       { after: 1000 },
     ];
     const fromMemory = queries.map((query) => store.readEvents(query));
+    const textsFromMemory = queries.map((query) => store.readEventTexts(query));
     store.close();
     // The same file opened again: nothing in memory, every read is SQLite's.
     const reopened = SqliteStore.open(path);
@@ -47,6 +48,10 @@ describe('the SQLite store’s reads from memory', () => {
     assert.deepEqual(
       queries.map((query) => reopened.readEvents(query)),
       fromMemory,
+    );
+    assert.deepEqual(
+      queries.map((query) => reopened.readEventTexts(query)),
+      textsFromMemory,
     );
     assert.equal(fromMemory[0]!.length, 32);
   });

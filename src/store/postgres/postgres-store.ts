@@ -13,10 +13,11 @@ import { StoreError, WardenError } from '../../protocol/errors.js';
 import type { AuditRow } from '../audit-chain.js';
 import { readAuditPages, type AuditQuery } from '../audit-log.js';
 import { checkCommitInput } from '../commit-input.js';
-import type { EventDraft, StoredEvent } from '../event-types.js';
+import type { EventDraft, EventText, StoredEvent } from '../event-types.js';
 import type { ApprovalRecord, RunRecord, SubagentRecord, ThreadRecord } from '../records.js';
 import type { ApprovalFilter, CommitOptions, EventQuery, Store, ThreadCommit } from '../store.js';
 import { EventTail } from '../event-tail.js';
+import { eventTextFromRow, eventTextOf, type Row } from '../rows.js';
 import { Durability } from './durability.js';
 import {
   appendBatch,
@@ -494,15 +495,33 @@ export class PostgresStore implements Store {
 
   /** Every host's events, committed ones only: those at the log's edge from the tail, older ones from Postgres. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
+    const recent = this.#recent(query);
+    return recent === undefined ? this.#readOlderEvents(query) : eventsOf(recent);
+  }
+
+  readEventTexts(query: EventQuery = {}): EventText[] {
+    const recent = this.#recent(query);
+    return recent === undefined
+      ? this.#readOlderEvents(query).map(eventTextOf)
+      : recent.map(eventTextFromRow);
+  }
+
+  /**
+   * The rows the query returns when the tail holds them all (each written by this store or parsed when it
+   * was folded in), or undefined.
+   */
+  #recent(query: EventQuery): Row[] | undefined {
     const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
     // Committed ones only: this store's open batch is written first, as before any request.
     this.#flush();
     // The readers at the log's edge read what this replica has just taken in: no round trip for them.
     this.#refresh();
-    if (this.#tail.through === this.#replica.seq) {
-      const recent = this.#tail.read({ after, limit, threadId, types });
-      if (recent !== undefined) return eventsOf(recent);
-    }
+    if (this.#tail.through !== this.#replica.seq) return undefined;
+    return this.#tail.read({ after, limit, threadId, types });
+  }
+
+  #readOlderEvents(query: EventQuery): StoredEvent[] {
+    const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
     const [rows] = this.#exec([eventsAfter(after, limit, threadId, types)]);
     return eventsOf(rows);
   }
