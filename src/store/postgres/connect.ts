@@ -6,6 +6,7 @@ import type { FleetHostOptions } from '../host-registry.js';
 import { describeServer, HOST_NAME_RULE, isHostName } from '../store-target.js';
 import { registerHost } from './hosts.js';
 import { HOST_LOCK_KEY, migratePostgres, namedHostLockKey } from './schema.js';
+import type { LogNotice } from './protocol.js';
 import { SyncChannel } from './sync-channel.js';
 
 /** Starting the worker (loading the driver; under tsx, compiling it) before the first answer. */
@@ -65,7 +66,11 @@ export interface Connection {
  * Connects to `url` as `options` say. `onNotice` is called on each notification of a commit (for a host
  * of a fleet). A server that cannot be reached or set up is a StoreError.
  */
-export function connect(url: string, options: PostgresStoreOptions, onNotice: () => void): Connection {
+export function connect(
+  url: string,
+  options: PostgresStoreOptions,
+  onNotice: (notice: LogNotice) => void,
+): Connection {
   if (typeof url !== 'string' || url === '') throw new TypeError('url must be a non-empty string');
   const where = describeServer(url);
   const connectTimeoutMs = positive(options.connectTimeoutMs, 5000, 'connectTimeoutMs');

@@ -41,7 +41,7 @@ import {
 } from './log-queries.js';
 import { PostgresHostRegistry } from './postgres-host-registry.js';
 import { Replica, type PreparedCommit } from './replica.js';
-import type { Statement } from './protocol.js';
+import type { LogNotice, Statement } from './protocol.js';
 import { connect, openFailure, type Connection, type PostgresStoreOptions } from './connect.js';
 import { SyncChannel } from './sync-channel.js';
 import type { RunStatements } from './transcript-store.js';
@@ -67,14 +67,18 @@ export class PostgresStore implements Store {
 
   /** Connects, brings the server's schema up to date and folds the log into a fresh replica. */
   static open(url: string, options: PostgresStoreOptions = {}): PostgresStore {
-    let onNotice: () => void = () => undefined;
-    const { channel, where, host } = connect(url, options, () => onNotice());
+    let onNotice: (notice: LogNotice) => void = () => undefined;
+    const { channel, where, host } = connect(url, options, (notice) => onNotice(notice));
     let store: PostgresStore | undefined;
     try {
       store = new PostgresStore(channel, where, host);
       store.#foldAll();
       const opened = store;
-      onNotice = () => opened.#registry.catchUp();
+      onNotice = (notice) => {
+        // A commit the replica has already taken in (this host's own, most often): nothing to ask for.
+        if (notice.seq !== null && notice.seq <= opened.#replica.seq) return;
+        opened.#registry.catchUp();
+      };
       return store;
     } catch (error) {
       store?.close();
