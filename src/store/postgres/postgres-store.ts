@@ -19,6 +19,7 @@ import type { ApprovalFilter, CommitOptions, EventQuery, Store, ThreadCommit } f
 import { EventTail } from '../event-tail.js';
 import { eventTextFromRow, eventTextOf, type Row } from '../rows.js';
 import { Durability } from './durability.js';
+import { HeadFreshness } from './head-freshness.js';
 import {
   appendBatch,
   appendStatements,
@@ -56,9 +57,6 @@ const FOLD_PAGE = 5000;
 /** The store of this process whose batch is open, if any (see PostgresStore's #openBatch). */
 const openBatch: { holder: PostgresStore | undefined } = { holder: undefined };
 
-/** Commits made by the stores of this process so far: a read after one asks the server again (#refresh). */
-const processCommits = { count: 0 };
-
 export class PostgresStore implements Store {
   readonly #channel: SyncChannel;
   readonly #replica = new Replica();
@@ -91,6 +89,8 @@ export class PostgresStore implements Store {
   readonly #registry: PostgresHostRegistry;
   /** The events at the log's edge, as this replica took them in (event-tail.ts). */
   readonly #tail = new EventTail();
+  /** Whether this turn's reads must ask where the log head is (head-freshness.ts). */
+  readonly #head = new HeadFreshness();
   readonly #durability: Durability;
 
   private constructor(channel: SyncChannel, where: string, host: Connection['host']) {
@@ -252,10 +252,10 @@ export class PostgresStore implements Store {
   /** Bookkeeping after a commit: owners of the threads it created, the barriers' count. */
   #committed(stored: StoredEvent[]): StoredEvent[] {
     this.#durability.count();
-    processCommits.count += 1;
+    HeadFreshness.committed();
     // The replica is the log as this commit found it (it wrote at the head, or under its lock): as fresh
     // as an answer to asking where the head is.
-    this.#headChecked();
+    this.#head.checked();
     this.#tail.add(stored.map(rowOf));
     if (!this.#committedThisTick) {
       this.#committedThisTick = true;
@@ -499,35 +499,25 @@ export class PostgresStore implements Store {
 
   /** Every host's events, committed ones only: those at the log's edge from the tail, older ones from Postgres. */
   readEvents(query: EventQuery = {}): StoredEvent[] {
-    const recent = this.#recent(query);
-    return recent === undefined ? this.#readOlderEvents(query) : eventsOf(recent);
+    return eventsOf(this.#eventRows(query).rows);
   }
 
   readEventTexts(query: EventQuery = {}): EventText[] {
-    const recent = this.#recent(query);
-    return recent === undefined
-      ? this.#readOlderEvents(query).map(eventTextOf)
-      : recent.map(eventTextFromRow);
+    const { rows, tail } = this.#eventRows(query);
+    return tail ? rows.map(eventTextFromRow) : eventsOf(rows).map(eventTextOf);
   }
 
-  /**
-   * The rows the query returns when the tail holds them all (each written by this store or parsed when it
-   * was folded in), or undefined.
-   */
-  #recent(query: EventQuery): Row[] | undefined {
+  /** The query's rows, from the tail when it holds them all (written here, or parsed when folded in). */
+  #eventRows(query: EventQuery): { rows: Row[]; tail: boolean } {
     const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
     // Committed ones only: this store's open batch is written first, as before any request.
     this.#flush();
     // The readers at the log's edge read what this replica has just taken in: no round trip for them.
     this.#refresh();
-    if (this.#tail.through !== this.#replica.seq) return undefined;
-    return this.#tail.read({ after, limit, threadId, types });
-  }
-
-  #readOlderEvents(query: EventQuery): StoredEvent[] {
-    const { after = 0, limit = DEFAULT_EVENT_PAGE, threadId, types } = query;
-    const [rows] = this.#exec([eventsAfter(after, limit, threadId, types)]);
-    return eventsOf(rows);
+    const whole = this.#tail.through === this.#replica.seq;
+    const recent = whole ? this.#tail.read({ after, limit, threadId, types }) : undefined;
+    if (recent !== undefined) return { rows: recent, tail: true };
+    return { rows: this.#exec([eventsAfter(after, limit, threadId, types)])[0] ?? [], tail: false };
   }
 
   readAudit(query: AuditQuery = {}): AuditRow[] {
@@ -581,27 +571,13 @@ export class PostgresStore implements Store {
   #refresh(force = false): number {
     // While a batch is open this store holds the head: the replica is the log, its own batch included.
     if (this.#batch !== undefined) return this.#replica.seq;
-    if (!force && this.#headCheckedAt === processCommits.count) return this.#replica.seq;
+    if (!force && this.#head.fresh) return this.#replica.seq;
     const [rows] = this.#exec([headSeq]);
     const head = Number(rows?.[0]?.seq ?? 0);
     this.#checkNotBehind(head);
     if (head > this.#replica.seq) this.#foldAll();
-    this.#headChecked();
+    this.#head.checked();
     return head;
-  }
-
-  /**
-   * The value of processCommits when this store last asked where the log head is, in this turn of the
-   * event loop; -1 once the turn is over. The reads of one turn ask once: what another process commits
-   * meanwhile is concurrent with them (nothing this host learns of it, a reply or a notification, can
-   * arrive before the turn ends), and the next turn asks again. A commit of this process in between, on
-   * this store or another one (two hosts of a fleet in one process), makes the next read ask.
-   */
-  #headCheckedAt = -1;
-
-  #headChecked(): void {
-    if (this.#headCheckedAt === -1) setImmediate(() => (this.#headCheckedAt = -1));
-    this.#headCheckedAt = processCommits.count;
   }
 
   #foldAll(): void {
