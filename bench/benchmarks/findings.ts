@@ -131,7 +131,8 @@ export const DECISIONS_RATE_NOTES: readonly string[] = [
     'reading the 20-byte body through a ReadableStream; Node’s timers, microtasks and start-up 0.20 ms; idle ' +
     '0.11 ms; store reads 0.10 ms; GC 0.09 ms; policy verdicts 0.08 ms; the supervisor’s own work 0.07 ms; ' +
     'the WebSocket fan-out 0.05 ms; the barrier and publication 0.04 ms. Compiling a thread’s rules costs ' +
-    '2 µs per answer (`compilePolicy`): a cache would not show.',
+    '2 µs per answer (`compilePolicy`) — but what the policy keeps per compiled object was worked out again ' +
+    'with every compile (see this round below).',
   'The fixes, measured in one run alternating the code before and after (`--tree`, same machine, load ' +
     'average 16–23 from other work, so far below an idle machine’s figures): the owner’s check reads ' +
     'nothing (a named decider’s still reads the approval and the thread); the decision’s body is read from ' +
