@@ -360,7 +360,7 @@ export class SqliteStore implements Store {
  * Whether an event of this type leaves its thread's row as it was but for the last seq: the projector
  * (projector.ts) writes the threads table only for `thread.*` and `session.*` events.
  */
-export function keepsThreadRow(type: StoredEvent['type']): boolean {
+function keepsThreadRow(type: StoredEvent['type']): boolean {
   return !type.startsWith('thread.') && !type.startsWith('session.');
 }
 
