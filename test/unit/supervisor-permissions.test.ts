@@ -123,6 +123,30 @@ describeEachStore('supervisor permission gate', () => {
     assert.deepEqual([ended.data.status, ended.data.reason], ['interrupted', 'interrupted']);
   });
 
+  it('an interrupt or a subagent stop the CLI dies under succeeds: the process’s end closes out', async (t) => {
+    const { sup, made, thread } = await openFakeSupervisor(t);
+    const first = await startTurn(sup, made, thread.id, 'work');
+    const asked = first.fake.ask('Bash', BASH);
+    const requested = await waitForEvent(sup, 'approval.requested');
+    first.fake.dieOnNextControl();
+    await sup.interrupt(thread.id);
+    assert.equal(sup.getApproval(requested.data.approvalId).reason, 'interrupted');
+    assert.equal((await asked.result).behavior, 'deny');
+    const ended = await waitForEvent(sup, 'run.ended', (e) => e.data.runId === first.runId);
+    assert.equal(ended.data.status, 'interrupted');
+    await waitForEvent(sup, 'session.ended');
+
+    const second = await startTurn(sup, made, thread.id, 'launch');
+    second.fake.emit(frames.agentCall('toolu_agent'));
+    second.fake.emit(frames.taskStarted('task-a', 'toolu_agent'));
+    await waitForEvent(sup, 'subagent.started');
+    second.fake.dieOnNextControl();
+    await sup.stopSubagent('task-a');
+    assert.deepEqual(second.fake.calls, ['stopTask:task-a']);
+    const subagentEnded = await waitForEvent(sup, 'subagent.ended', (e) => e.data.subagentId === 'task-a');
+    assert.notEqual(subagentEnded.data.reason, undefined);
+  });
+
   it('the policy decides first: a deny rule, an allow rule, and a mode change that settles what waits', async (t) => {
     const { sup, made, thread } = await openFakeSupervisor(t, {
       rules: { allow: ['Bash(git status:*)'], deny: ['Bash(rm:*)'] },

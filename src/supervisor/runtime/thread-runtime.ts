@@ -7,7 +7,10 @@ import {
   ConflictError,
   ControlChannelClosedError,
   ErrorResultError,
+  FrameTooLargeError,
   NotFoundError,
+  ProcessExitError,
+  TransportClosedError,
 } from '../../protocol/errors.js';
 import type { ApprovalDeadline, ApprovalRouting, RunRecord, ThreadRecord } from '../../store/records.js';
 import { closeoutDrafts } from '../durable/closeout.js';
@@ -171,7 +174,8 @@ export class ThreadRuntime implements GateHost {
     try {
       await live.query.interrupt();
     } catch (error) {
-      if (!(error instanceof ControlChannelClosedError)) throw error;
+      // The process ended meanwhile: there is nothing left to interrupt, and its end closes the runs out.
+      if (!cliEnded(error)) throw error;
     } finally {
       this.#operationsInFlight -= 1;
       this.noteActivity();
@@ -194,6 +198,9 @@ export class ThreadRuntime implements GateHost {
     try {
       await live.query.stopTask(subagentId);
       await settleWithin(live.whenSubagentEnded(subagentId), SUBAGENT_END_GRACE_MS);
+    } catch (error) {
+      // The process ended meanwhile, and its subagents with it (recorded as the process's end is).
+      if (!cliEnded(error)) throw error;
     } finally {
       this.#operationsInFlight -= 1;
       this.noteActivity();
@@ -511,4 +518,17 @@ async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A control request failed because the CLI's process or channel ended under it (the channel rejects what
+ * is in flight with the cause that ended the query), not because the CLI refused it.
+ */
+function cliEnded(error: unknown): boolean {
+  return (
+    error instanceof ControlChannelClosedError ||
+    error instanceof ProcessExitError ||
+    error instanceof TransportClosedError ||
+    error instanceof FrameTooLargeError
+  );
 }
