@@ -9,7 +9,8 @@
 // with the sandbox off (WARDEN_SANDBOX=off): the first pass has it on wherever bubblewrap runs, so the
 // e2e suite runs both with and without it.
 // With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default);
-// WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes.
+// WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes. Every failed test is printed once more at the
+// end, with its error (scripts/failures-reporter.mjs), whichever pass it failed in.
 //
 // Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
 // WARDEN_SESSION_MARKER variable, and every process of this run carries the run's own WARDEN_TEST_RUN
@@ -19,8 +20,9 @@
 // real `warden serve` or another test run on the machine is left alone. WARDEN_TEST_LEAK_CHECK=0 skips it.
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 
 import { tsImport } from 'tsx/esm/api';
 
@@ -99,10 +101,13 @@ if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
 const postgresEnv = await sharedPostgres(files);
 const tmpRoots = await tsImport('../test/helpers/tmp-roots.ts', import.meta.url);
 const markersBefore = new Set(tmpRoots.projectMarkersInTmp());
+// Each pass's failures, written beside the spec output by scripts/failures-reporter.mjs.
+const failuresDir = mkdtempSync(join(tmpdir(), 'warden-test-failures-'));
 const outcomes = passes.map((pass, index) => {
   const banner = passes.length > 1 ? `pass ${index + 1}/${passes.length}: ${pass.label}` : pass.label;
   console.log(`\n== ${banner}\n`);
   const started = Date.now();
+  const failures = join(failuresDir, `pass-${index + 1}.jsonl`);
   const { status } = spawnSync(
     process.execPath,
     [
@@ -110,6 +115,9 @@ const outcomes = passes.map((pass, index) => {
       'tsx',
       '--test',
       '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(import.meta.dirname, 'failures-reporter.mjs')}`,
+      `--test-reporter-destination=${failures}`,
       `--test-concurrency=${concurrency}`,
       `--test-timeout=${FILE_TIMEOUT_MS}`,
       '--test-force-exit',
@@ -120,8 +128,10 @@ const outcomes = passes.map((pass, index) => {
       env: { ...process.env, ...postgresEnv, ...pass.env, [leakCheck.TEST_RUN_VARIABLE]: runId },
     },
   );
-  return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
+  return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000), failures };
 });
+printFailuresAgain(outcomes);
+rmSync(failuresDir, { recursive: true, force: true });
 if (outcomes.length > 1) {
   console.log('');
   for (const { banner, status, seconds } of outcomes) {
@@ -166,6 +176,25 @@ async function sharedPostgres(selected) {
       `Could not start a PostgreSQL server for the tests (each test file starts its own): ${error}`,
     );
     return {};
+  }
+}
+
+/** Every failed test of every pass once more, at the end of the output, with its error. */
+function printFailuresAgain(outcomes) {
+  for (const { banner, failures } of outcomes) {
+    let lines = [];
+    try {
+      lines = readFileSync(failures, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      // The pass wrote no report (it failed before any test ran): its status says so below.
+    }
+    if (lines.length === 0) continue;
+    console.log(`\n== failed in ${banner}:`);
+    for (const line of lines) {
+      const { file, name, error } = JSON.parse(line);
+      const where = file === undefined ? '' : ` (${relative(process.cwd(), file)})`;
+      console.log(`\n✖ ${name}${where}\n${error.replace(/^/gm, '  ')}`);
+    }
   }
 }
 
