@@ -9,8 +9,9 @@
 // with the sandbox off (WARDEN_SANDBOX=off): the first pass has it on wherever bubblewrap runs, so the
 // e2e suite runs both with and without it.
 // With filters, one pass runs, on whatever CLI WARDEN_TEST_CLI names (the bundled one by default);
-// WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes. Every failed test is printed once more at the
-// end, with its error (scripts/failures-reporter.mjs), whichever pass it failed in.
+// WARDEN_TEST_OLDER_CLIS=0 skips the older CLIs' passes. The end of the output says every failed test
+// once more, with its error, whichever pass it failed in, and each pass's slowest files
+// (scripts/summary-reporter.mjs).
 //
 // Afterwards it looks for CLI processes the tests left running: every process Warden starts carries the
 // WARDEN_SESSION_MARKER variable, and every process of this run carries the run's own WARDEN_TEST_RUN
@@ -62,6 +63,8 @@ const EXIT_GRACE_MS = 3000;
  * keep it waiting; the processes it started are still found and fail the run (the leak check below).
  */
 const FILE_TIMEOUT_MS = Number(process.env.WARDEN_TEST_FILE_TIMEOUT_MS ?? 8 * 60_000);
+/** How many of a pass's files the summary at the end names, slowest first. */
+const SLOWEST_FILES = 8;
 
 const filters = process.argv.slice(2);
 const all = readdirSync('test', { recursive: true })
@@ -101,13 +104,13 @@ if (filters.length === 0 && process.env.WARDEN_TEST_OLDER_CLIS !== '0') {
 const postgresEnv = await sharedPostgres(files);
 const tmpRoots = await tsImport('../test/helpers/tmp-roots.ts', import.meta.url);
 const markersBefore = new Set(tmpRoots.projectMarkersInTmp());
-// Each pass's failures, written beside the spec output by scripts/failures-reporter.mjs.
-const failuresDir = mkdtempSync(join(tmpdir(), 'warden-test-failures-'));
+// Each pass's failures and file times, written beside the spec output by scripts/summary-reporter.mjs.
+const summariesDir = mkdtempSync(join(tmpdir(), 'warden-test-summary-'));
 const outcomes = passes.map((pass, index) => {
   const banner = passes.length > 1 ? `pass ${index + 1}/${passes.length}: ${pass.label}` : pass.label;
   console.log(`\n== ${banner}\n`);
   const started = Date.now();
-  const failures = join(failuresDir, `pass-${index + 1}.jsonl`);
+  const summary = join(summariesDir, `pass-${index + 1}.jsonl`);
   const { status } = spawnSync(
     process.execPath,
     [
@@ -116,8 +119,8 @@ const outcomes = passes.map((pass, index) => {
       '--test',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
-      `--test-reporter=${join(import.meta.dirname, 'failures-reporter.mjs')}`,
-      `--test-reporter-destination=${failures}`,
+      `--test-reporter=${join(import.meta.dirname, 'summary-reporter.mjs')}`,
+      `--test-reporter-destination=${summary}`,
       `--test-concurrency=${concurrency}`,
       `--test-timeout=${FILE_TIMEOUT_MS}`,
       '--test-force-exit',
@@ -128,10 +131,10 @@ const outcomes = passes.map((pass, index) => {
       env: { ...process.env, ...postgresEnv, ...pass.env, [leakCheck.TEST_RUN_VARIABLE]: runId },
     },
   );
-  return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000), failures };
+  return { banner, status: status ?? 1, seconds: Math.round((Date.now() - started) / 1000), summary };
 });
-printFailuresAgain(outcomes);
-rmSync(failuresDir, { recursive: true, force: true });
+printSummaries(outcomes);
+rmSync(summariesDir, { recursive: true, force: true });
 if (outcomes.length > 1) {
   console.log('');
   for (const { banner, status, seconds } of outcomes) {
@@ -179,19 +182,35 @@ async function sharedPostgres(selected) {
   }
 }
 
-/** Every failed test of every pass once more, at the end of the output, with its error. */
-function printFailuresAgain(outcomes) {
-  for (const { banner, failures } of outcomes) {
+/** Each pass's slowest files, then every failed test of every pass once more, with its error. */
+function printSummaries(outcomes) {
+  const passes = outcomes.map(({ banner, summary }) => {
     let lines = [];
     try {
-      lines = readFileSync(failures, 'utf8').split('\n').filter(Boolean);
+      lines = readFileSync(summary, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     } catch {
-      // The pass wrote no report (it failed before any test ran): its status says so below.
+      // The pass wrote no summary (it ended before any test ran): its status says so below.
     }
-    if (lines.length === 0) continue;
+    const fileMs = {};
+    for (const { file, ms } of lines) if (file !== undefined) fileMs[file] = (fileMs[file] ?? 0) + ms;
+    return { banner, failed: lines.flatMap((line) => line.failed ?? []), fileMs };
+  });
+  for (const { banner, fileMs } of passes) {
+    const slowest = Object.entries(fileMs)
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, SLOWEST_FILES);
+    if (slowest.length === 0) continue;
+    console.log(`\n== slowest files in ${banner}:`);
+    for (const [file, ms] of slowest)
+      console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), file)}`);
+  }
+  for (const { banner, failed } of passes) {
+    if (failed.length === 0) continue;
     console.log(`\n== failed in ${banner}:`);
-    for (const line of lines) {
-      const { file, name, error } = JSON.parse(line);
+    for (const { file, name, error } of failed) {
       const where = file === undefined ? '' : ` (${relative(process.cwd(), file)})`;
       console.log(`\n✖ ${name}${where}\n${error.replace(/^/gm, '  ')}`);
     }
