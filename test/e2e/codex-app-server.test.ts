@@ -100,7 +100,9 @@ void test(
 
     await completed;
     assert.equal(existsSync(join(codex.scratch.cwd, 'declined.txt')), false);
-    // The reason arrives as a user message after the declined call's output, in the same turn.
+    // The reason arrives as a user message after the declined call's output. Awaited as a request of its
+    // own: the turn's end says nothing about whether the model has been asked with it yet.
+    await codex.mock.waitForRequest((r) => r.turnText === REASON && r.done);
     const afterReason = seen.find((ctx) => ctx.turnText === REASON);
     assert.ok(afterReason !== undefined, 'the reason reaches the model');
     const input = afterReason.body['input'] as { type: string; output?: string }[];
