@@ -144,7 +144,7 @@ describeEachStore('supervisor permission gate', () => {
     await sup.stopSubagent('task-a');
     assert.deepEqual(second.fake.calls, ['stopTask:task-a']);
     const subagentEnded = await waitForEvent(sup, 'subagent.ended', (e) => e.data.subagentId === 'task-a');
-    assert.notEqual(subagentEnded.data.reason, undefined);
+    assert.deepEqual([subagentEnded.data.status, subagentEnded.data.reason], ['lost', 'process_exited']);
   });
 
   it('the policy decides first: a deny rule, an allow rule, and a mode change that settles what waits', async (t) => {
