@@ -185,15 +185,20 @@ async function sharedPostgres(selected) {
 /** Each pass's slowest files, then every failed test of every pass once more, with its error. */
 function printSummaries(outcomes) {
   const passes = outcomes.map(({ banner, summary }) => {
-    let lines = [];
+    let text = '';
     try {
-      lines = readFileSync(summary, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line));
+      text = readFileSync(summary, 'utf8');
     } catch {
       // The pass wrote no summary (it ended before any test ran): its status says so below.
     }
+    // A line cut short (the run was stopped while the reporter wrote) is left out, not the whole pass.
+    const lines = text.split('\n').flatMap((line) => {
+      try {
+        return line === '' ? [] : [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
     const fileMs = {};
     for (const { file, ms } of lines) if (file !== undefined) fileMs[file] = (fileMs[file] ?? 0) + ms;
     return { banner, failed: lines.flatMap((line) => line.failed ?? []), fileMs };
